@@ -1,0 +1,98 @@
+# nscaps: capabilities relative to user namespaces, on Debian's 6.12 kernel.
+#
+#   make demo     build as needed, boot, walk through the model as a user
+#   make check    build as needed, boot, run every suite, print the summary
+#   make shell    boot the same kernel to an interactive busybox shell
+#   make help     everything else
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+B       := build
+LINUX   := $(B)/linux
+KOUT    := $(B)/kbuild
+HDRS    := $(KOUT)/headers/include
+SELFT   := $(LINUX)/tools/testing/selftests
+TIMEOUT ?= 600
+
+export CCACHE_DIR ?= $(HOME)/.ccache
+
+CC_GUEST := gcc
+CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -static \
+	-D_GNU_SOURCE -isystem $(HDRS) -I$(SELFT) -Itests
+
+# Our conformance suites, in the order they run; each is tests/NAME.c.
+SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
+	ptrace_test powerless_test setid_test procmount_test
+# The tree's own selftests for this area; the nsfs ones are plain programs
+# (exit status only) that guest/init reports as one test each.
+TREE_TESTS := test_execve nsfs_owner nsfs_pidns
+GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo)
+
+.PHONY: help deps tree kernel guest check demo shell export-patches \
+	checkpatch clean
+
+help:
+	@sed -n '2,7s/^# \{0,1\}//p' Makefile
+	@echo "  make deps            install the Debian packages (apt-get)"
+	@echo "  make tree            build/linux: Debian's tree + kernel/series"
+	@echo "  make kernel          build/bzImage from tinyconfig + kernel/config/"
+	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
+	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/tree.sh
+
+kernel: tree
+	@scripts/kernel.sh
+
+# Test programs are built against the headers of our own tree, so they see
+# any uapi the series adds.
+$(B)/tests/%_test: tests/%_test.c tests/*.h kernel/series | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $< -lcap
+
+$(B)/tests/demo: tests/demo.c tests/*.h kernel/series | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $< -lcap
+
+$(B)/tests/test_execve $(B)/tests/validate_cap: $(B)/tests/%: kernel/series | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) -O2 -static -std=gnu99 -isystem $(HDRS) -I$(SELFT) -w \
+		-o $@ $(SELFT)/capabilities/$*.c -lcap-ng
+
+$(B)/tests/nsfs_%: kernel/series | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
+
+guest: kernel $(GUEST_BINS)
+	@SUITES="$(SUITES) $(TREE_TESTS)" PLAIN="nsfs_owner nsfs_pidns" \
+		scripts/initramfs.sh $(GUEST_BINS)
+
+check: guest
+	@echo "check: booting the guest (log: $(B)/check.log)"
+	@scripts/qemu.sh check $(B)/check.log $(TIMEOUT) || true
+	@awk -v expect="kunit $(SUITES) $(TREE_TESTS)" \
+		-f scripts/summarize.awk $(B)/check.log
+
+demo: guest
+	@scripts/qemu.sh demo $(B)/demo.log $(TIMEOUT) || true
+	@sed -n '/^==> demo/,/^==> demo done/p' $(B)/demo.log | sed '1d;$$d'
+	@grep -q '^==> demo done' $(B)/demo.log || \
+		{ echo "demo: did not finish, see $(B)/demo.log" >&2; exit 1; }
+
+shell: guest
+	@scripts/qemu.sh shell
+
+export-patches:
+	@scripts/export-patches.sh
+
+checkpatch: tree
+	@cd $(LINUX) && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict \
+		--terse $(addprefix $(CURDIR)/kernel/patches/,$(shell grep -v '^#' kernel/series))
+
+clean:
+	rm -rf $(B)/kbuild $(B)/tests $(B)/initramfs* $(B)/*.log $(B)/bzImage

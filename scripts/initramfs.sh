@@ -1,0 +1,22 @@
+#!/bin/bash
+# Pack the guest's initramfs: static busybox, guest/init and the static
+# programs given as arguments.  SUITES names, in order, the programs that
+# guest/init runs in check mode; those also named in PLAIN report by exit
+# status only and are turned into one TAP result each.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/initramfs.cpio.gz
+root=$top/build/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,root,tests}
+cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+cp "$top/guest/init" "$root/init"
+cp "$@" "$root/tests/"
+for t in ${SUITES:?}; do
+	[ -x "$root/tests/$t" ] || { echo "initramfs: no program for suite $t" >&2; exit 1; }
+	case " ${PLAIN:-} " in *" $t "*) echo "$t plain" ;; *) echo "$t tap" ;; esac
+done >"$root/tests/suites"
+(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Boot build/bzImage with build/initramfs.cpio.gz under TCG.
+#   qemu.sh MODE LOG TIMEOUT   serial console to LOG, killed after TIMEOUT s
+#   qemu.sh shell              interactive, console on this terminal
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+mode=$1
+args=(-accel tcg -m 1G -smp 2 -no-reboot -nodefaults
+      -kernel "$top/build/bzImage" -initrd "$top/build/initramfs.cpio.gz")
+cmdline="console=ttyS0 panic=-1 oops=panic nscaps.mode=$mode"
+
+if [ "$mode" = shell ]; then
+	exec qemu-system-x86_64 "${args[@]}" -nographic -serial mon:stdio \
+		-append "$cmdline"
+fi
+
+log=$2
+limit=$3
+rc=0
+timeout --foreground -k 5 "$limit" qemu-system-x86_64 "${args[@]}" \
+	-display none -serial "file:$log" -append "$cmdline" || rc=$?
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "qemu: timed out after ${limit}s, see $log" >&2
+	echo "==> qemu timed out after ${limit}s" >>"$log"
+	exit 1
+fi
+[ "$rc" = 0 ] || { echo "qemu: exited with $rc, see $log" >&2; exit 1; }

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the nscaps conformance suites: tasks placed in user namespace
+ * hierarchies, that carry out one privileged operation at a time on demand.
+ *
+ * The suites run as real root in the guest, which is only the orchestrator:
+ * every operation under test is carried out by an "agent", a child process
+ * that first becomes the unprivileged user the rule is about, then (for
+ * most rules) creates or joins user namespaces the way that user would.
+ *
+ *   agent_start()   fork an agent as a spec describes; it answers once it
+ *                   sits in its namespaces with its ids and capabilities
+ *   agent_do()      have it carry out one operation; returns 0 or an errno
+ *   agent_stop()    kill and reap it
+ */
+
+#ifndef NSCAPS_TEST_H
+#define NSCAPS_TEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/nsfs.h>
+#include <sys/capability.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#define ALICE	1000
+#define BOB	1001
+#define KEEP	((uid_t)-1)
+
+struct agent_spec {
+	/* Join the user namespace of this task first (0: stay). */
+	pid_t join;
+	/* Further namespaces of @join to join as well (CLONE_NEWUTS ...). */
+	int join_ns;
+	/* The uid and gid to take, in the current namespace (KEEP: stay). */
+	uid_t creator;
+	/* Namespaces to create (CLONE_NEWUSER | ...; 0: none). */
+	int unshare;
+	/*
+	 * With CLONE_NEWUSER: maps written by real root, as a setup tool such
+	 * as newuidmap would; NULL: the agent maps itself, the only thing an
+	 * unprivileged user can do ("0 <uid> 1", setgroups denied).
+	 */
+	const char *uid_map;
+	const char *gid_map;
+	/* The uid and gid to take in the new namespace (KEEP: stay). */
+	uid_t uid;
+	/* Capabilities to keep across @creator and set, as cap_from_text(). */
+	const char *caps;
+};
+
+enum agent_op {
+	OP_KILL,		/* kill(pid, 0): permission only */
+	OP_SIGNAL,		/* kill(pid, SIGUSR1) */
+	OP_ATTACH,		/* PTRACE_ATTACH to pid, then detach */
+	OP_SETHOSTNAME,		/* sethostname(str) */
+	OP_SETDOMAINNAME,	/* setdomainname(str) */
+	OP_UNSHARE,		/* unshare(arg) */
+	OP_SETNS,		/* setns(/proc/pid/ns/<str>, 0) */
+};
+
+struct agent_cmd {
+	enum agent_op op;
+	pid_t pid;
+	long arg;
+	char str[64];
+};
+
+struct agent {
+	pid_t pid;
+	int cmd;	/* commands to the agent */
+	int res;	/* its answers */
+};
+
+static inline int write_file(const char *path, const char *text)
+{
+	ssize_t len = strlen(text);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static inline int proc_write(pid_t pid, const char *file, const char *text)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	return write_file(path, text);
+}
+
+/* Inode number of a namespace file, or 0. */
+static inline ino_t ns_ino(pid_t pid, const char *type)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid ? pid : getpid(),
+		 type);
+	return stat(path, &st) ? 0 : st.st_ino;
+}
+
+static inline ino_t fd_ino(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) ? 0 : st.st_ino;
+}
+
+/*
+ * Become @uid and @uid's group.  Root of the current namespace keeps every
+ * capability; any other uid keeps none, unless @keep.
+ */
+static inline int become(uid_t uid, bool keep)
+{
+	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		return -errno;
+	if (setgroups(0, NULL) && errno != EPERM)
+		return -errno;
+	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		return -errno;
+	/*
+	 * A uid change drops capabilities only when it leaves root of the
+	 * current namespace; a task that joined a namespace with setns() was
+	 * not root there, so clear them explicitly.
+	 */
+	if (!keep && uid != 0) {
+		cap_t none = cap_init();
+		int err = cap_set_proc(none) ? -errno : 0;
+
+		cap_free(none);
+		if (err)
+			return err;
+	}
+	/* A uid change makes a task non-dumpable; the rules need ptrace. */
+	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ? -errno : 0;
+}
+
+static inline int set_caps(const char *text)
+{
+	cap_t caps = cap_from_text(text);
+	int err = 0;
+
+	if (!caps)
+		return -EINVAL;
+	if (cap_set_proc(caps))
+		err = -errno;
+	cap_free(caps);
+	return err;
+}
+
+/*
+ * Write the id maps of @pid's user namespace.  Only a task of the parent
+ * user namespace (or of the namespace itself) may, so for a namespace
+ * nested below another one, write them from a child that joins the parent.
+ */
+static inline int write_maps(pid_t pid, const char *uid_map,
+			     const char *gid_map)
+{
+	char path[64];
+	int ns, parent, status;
+	pid_t child;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	ns = open(path, O_RDONLY | O_CLOEXEC);
+	if (ns < 0)
+		return -errno;
+	parent = ioctl(ns, NS_GET_PARENT);
+	close(ns);
+	if (parent < 0)
+		return -errno;
+
+	child = fork();
+	if (child < 0)
+		return -errno;
+	if (child == 0) {
+		if (fd_ino(parent) != ns_ino(0, "user") &&
+		    setns(parent, CLONE_NEWUSER))
+			_exit(1);
+		if (proc_write(pid, "uid_map", uid_map) ||
+		    proc_write(pid, "gid_map", gid_map))
+			_exit(2);
+		_exit(0);
+	}
+	close(parent);
+	if (waitpid(child, &status, 0) != child)
+		return -errno;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EPERM;
+}
+
+static inline int join_ns(pid_t pid, int types)
+{
+	static const struct { int type; const char *name; } all[] = {
+		{ CLONE_NEWUSER, "user" }, { CLONE_NEWUTS, "uts" },
+		{ CLONE_NEWNS, "mnt" }, { CLONE_NEWPID, "pid" },
+		{ CLONE_NEWNET, "net" }, { CLONE_NEWIPC, "ipc" },
+	};
+	char path[64];
+	size_t i;
+	int fd, err;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (!(types & all[i].type))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid,
+			 all[i].name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		err = setns(fd, all[i].type) ? -errno : 0;
+		close(fd);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static inline int agent_op(const struct agent_cmd *c)
+{
+	char path[128];
+	int fd, err, status;
+
+	switch (c->op) {
+	case OP_KILL:
+		return kill(c->pid, 0) ? errno : 0;
+	case OP_SIGNAL:
+		return kill(c->pid, SIGUSR1) ? errno : 0;
+	case OP_ATTACH:
+		if (ptrace(PTRACE_ATTACH, c->pid, 0, 0))
+			return errno;
+		waitpid(c->pid, &status, __WALL);
+		ptrace(PTRACE_DETACH, c->pid, 0, 0);
+		return 0;
+	case OP_SETHOSTNAME:
+		return sethostname(c->str, strlen(c->str)) ? errno : 0;
+	case OP_SETDOMAINNAME:
+		return setdomainname(c->str, strlen(c->str)) ? errno : 0;
+	case OP_UNSHARE:
+		return unshare(c->arg) ? errno : 0;
+	case OP_SETNS:
+		snprintf(path, sizeof(path), "/proc/%d/ns/%s", c->pid, c->str);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return errno;
+		err = setns(fd, 0) ? errno : 0;
+		close(fd);
+		return err;
+	}
+	return EINVAL;
+}
+
+/* The agent's side: set itself up, then serve commands until EOF. */
+static inline void agent_main(const struct agent_spec *s, int cmd, int res)
+{
+	struct agent_cmd c;
+	char map[64];
+	uid_t outer;
+	int err = 0;
+
+	if (s->join)
+		err = join_ns(s->join, CLONE_NEWUSER | s->join_ns);
+	if (!err && s->creator != KEEP)
+		err = become(s->creator, s->caps);
+	outer = geteuid();
+	if (!err && s->unshare && unshare(s->unshare))
+		err = -errno;
+	if (!err && (s->unshare & CLONE_NEWUSER) && !s->uid_map) {
+		snprintf(map, sizeof(map), "0 %u 1", outer);
+		err = proc_write(getpid(), "setgroups", "deny");
+		if (!err)
+			err = proc_write(getpid(), "uid_map", map);
+		snprintf(map, sizeof(map), "0 %u 1", getegid());
+		if (!err)
+			err = proc_write(getpid(), "gid_map", map);
+	}
+	/* Tell the caller where we are; wait for maps it writes. */
+	if (write(res, &err, sizeof(err)) != sizeof(err) || err)
+		_exit(1);
+	if (read(cmd, &err, sizeof(err)) != sizeof(err) || err)
+		_exit(1);
+
+	if (s->uid != KEEP)
+		err = become(s->uid, s->caps);
+	else
+		err = prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ? -errno : 0;
+	if (!err && s->caps)
+		err = set_caps(s->caps);
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	signal(SIGUSR1, SIG_IGN);
+	if (write(res, &err, sizeof(err)) != sizeof(err) || err)
+		_exit(1);
+
+	while (read(cmd, &c, sizeof(c)) == sizeof(c)) {
+		err = agent_op(&c);
+		if (write(res, &err, sizeof(err)) != sizeof(err))
+			break;
+	}
+	_exit(0);
+}
+
+/* Returns 0, or the negative errno of the step that failed. */
+static inline int agent_start(struct agent *a, const struct agent_spec *s)
+{
+	int cmd[2], res[2], err = 0;
+
+	if (pipe2(cmd, O_CLOEXEC) || pipe2(res, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	a->pid = fork();
+	if (a->pid < 0)
+		return -errno;
+	if (a->pid == 0) {
+		close(cmd[1]);
+		close(res[0]);
+		agent_main(s, cmd[0], res[1]);
+	}
+	close(cmd[0]);
+	close(res[1]);
+	a->cmd = cmd[1];
+	a->res = res[0];
+
+	if (read(a->res, &err, sizeof(err)) != sizeof(err))
+		return -ECHILD;
+	if (!err && (s->unshare & CLONE_NEWUSER) && s->uid_map)
+		err = write_maps(a->pid, s->uid_map,
+				 s->gid_map ? s->gid_map : s->uid_map);
+	if (write(a->cmd, &err, sizeof(err)) != sizeof(err))
+		return -ECHILD;
+	if (!err && read(a->res, &err, sizeof(err)) != sizeof(err))
+		return -ECHILD;
+	return err;
+}
+
+static inline int agent_do(struct agent *a, enum agent_op op, pid_t pid,
+			   long arg, const char *str)
+{
+	struct agent_cmd c = { .op = op, .pid = pid, .arg = arg };
+	int err;
+
+	if (str)
+		snprintf(c.str, sizeof(c.str), "%s", str);
+	if (write(a->cmd, &c, sizeof(c)) != sizeof(c) ||
+	    read(a->res, &err, sizeof(err)) != sizeof(err))
+		return -ECHILD;
+	return err;
+}
+
+static inline void agent_stop(struct agent *a)
+{
+	if (a->pid <= 0)
+		return;
+	kill(a->pid, SIGKILL);
+	waitpid(a->pid, NULL, 0);
+	close(a->cmd);
+	close(a->res);
+	a->pid = 0;
+}
+
+/* The errno as a name, for readable expectations in variant tables. */
+static inline const char *errname(int err)
+{
+	switch (err) {
+	case 0:		return "allowed";
+	case EPERM:	return "EPERM";
+	case EACCES:	return "EACCES";
+	case EINVAL:	return "EINVAL";
+	case ESRCH:	return "ESRCH";
+	default:	return strerror(err);
+	}
+}
+
+#endif /* NSCAPS_TEST_H */
