@@ -18,7 +18,7 @@ TIMEOUT ?= 600
 export CCACHE_DIR ?= $(HOME)/.ccache
 
 CC_GUEST := gcc
-CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -static \
+CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -static \
 	-D_GNU_SOURCE -isystem $(HDRS) -I$(SELFT) -Itests
 
 # Our conformance suites, in the order they run; each is tests/NAME.c.

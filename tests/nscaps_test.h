@@ -273,6 +273,7 @@ static inline void agent_main(const struct agent_spec *s, int cmd, int res)
 	struct agent_cmd c;
 	char map[64];
 	uid_t outer;
+	gid_t outer_gid;
 	int err = 0;
 
 	if (s->join)
@@ -280,6 +281,7 @@ static inline void agent_main(const struct agent_spec *s, int cmd, int res)
 	if (!err && s->creator != KEEP)
 		err = become(s->creator, s->caps);
 	outer = geteuid();
+	outer_gid = getegid();
 	if (!err && s->unshare && unshare(s->unshare))
 		err = -errno;
 	if (!err && (s->unshare & CLONE_NEWUSER) && !s->uid_map) {
@@ -287,7 +289,7 @@ static inline void agent_main(const struct agent_spec *s, int cmd, int res)
 		err = proc_write(getpid(), "setgroups", "deny");
 		if (!err)
 			err = proc_write(getpid(), "uid_map", map);
-		snprintf(map, sizeof(map), "0 %u 1", getegid());
+		snprintf(map, sizeof(map), "0 %u 1", outer_gid);
 		if (!err)
 			err = proc_write(getpid(), "gid_map", map);
 	}
