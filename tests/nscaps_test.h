@@ -70,6 +70,9 @@ enum agent_op {
 	OP_SETDOMAINNAME,	/* setdomainname(str) */
 	OP_UNSHARE,		/* unshare(arg) */
 	OP_SETNS,		/* setns(/proc/pid/ns/<str>, 0) */
+	OP_SETUID,		/* setresuid(arg, arg, arg) */
+	OP_SETGID,		/* setresgid(arg, arg, arg) */
+	OP_SETGROUPS,		/* setgroups(1, { arg }) */
 };
 
 struct agent_cmd {
@@ -263,6 +266,15 @@ static inline int agent_op(const struct agent_cmd *c)
 		err = setns(fd, 0) ? errno : 0;
 		close(fd);
 		return err;
+	case OP_SETUID:
+		return setresuid(c->arg, c->arg, c->arg) ? errno : 0;
+	case OP_SETGID:
+		return setresgid(c->arg, c->arg, c->arg) ? errno : 0;
+	case OP_SETGROUPS: {
+		gid_t group = c->arg;
+
+		return setgroups(1, &group) ? errno : 0;
+	}
 	}
 	return EINVAL;
 }
@@ -374,6 +386,33 @@ static inline void agent_stop(struct agent *a)
 	close(a->cmd);
 	close(a->res);
 	a->pid = 0;
+}
+
+/*
+ * The real uid or gid of a task, as the caller's namespace sees it: "Uid:"
+ * or "Gid:" in its status file.
+ */
+static inline long task_id(pid_t pid, const char *field)
+{
+	char path[64], line[256], fmt[16];
+	long id = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	snprintf(fmt, sizeof(fmt), "%s %%ld", field);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &id) == 1)
+			break;
+	fclose(f);
+	return id;
+}
+
+static inline long task_kuid(pid_t pid)
+{
+	return task_id(pid, "Uid:");
 }
 
 /* The errno as a name, for readable expectations in variant tables. */

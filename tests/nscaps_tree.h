@@ -92,22 +92,5 @@ static inline void tree_stop(struct agent *agents)
 		agent_stop(&agents[r]);
 }
 
-/* The kuid a task runs as, from the first Uid: field of its status. */
-static inline long task_kuid(pid_t pid)
-{
-	char path[64], line[256];
-	long uid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld", &uid) == 1)
-			break;
-	fclose(f);
-	return uid;
-}
 
 #endif /* NSCAPS_TREE_H */
