@@ -81,8 +81,8 @@ check: guest
 demo: guest
 	@scripts/qemu.sh demo $(B)/demo.log $(TIMEOUT) || true
 	@sed -n '/^==> demo/,/^==> demo done/p' $(B)/demo.log | sed '1d;$$d'
-	@grep -q '^==> demo done' $(B)/demo.log || \
-		{ echo "demo: did not finish, see $(B)/demo.log" >&2; exit 1; }
+	@grep -q '^==> demo done rc=0' $(B)/demo.log || \
+		{ echo "demo: failed or did not finish, see $(B)/demo.log" >&2; exit 1; }
 
 shell: guest
 	@scripts/qemu.sh shell

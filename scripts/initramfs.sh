@@ -14,7 +14,7 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$top/guest/init" "$root/init"
 cp "$@" "$root/tests/"
-for t in ${SUITES:?}; do
+for t in ${SUITES?}; do
 	[ -x "$root/tests/$t" ] || { echo "initramfs: no program for suite $t" >&2; exit 1; }
 	case " ${PLAIN:-} " in *" $t "*) echo "$t plain" ;; *) echo "$t tap" ;; esac
 done >"$root/tests/suites"
