@@ -23,14 +23,14 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
-	ptrace_test powerless_test setid_test procmount_test
+	ptrace_test powerless_test setid_test procmount_test ceiling_test
 # The tree's own selftests for this area; the nsfs ones are plain programs
 # (exit status only) that guest/init reports as one test each.
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
 GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo)
 
 .PHONY: help deps tree kernel guest check demo shell export-patches \
-	checkpatch clean
+	checkpatch check-series clean
 
 help:
 	@sed -n '2,7s/^# \{0,1\}//p' Makefile
@@ -39,6 +39,7 @@ help:
 	@echo "  make kernel          build/bzImage from tinyconfig + kernel/config/"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
+	@echo "  make check-series    build every patch on its own, checkpatch each"
 
 deps:
 	@scripts/deps.sh
@@ -93,6 +94,9 @@ export-patches:
 checkpatch: tree
 	@cd $(LINUX) && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict \
 		--terse $(addprefix $(CURDIR)/kernel/patches/,$(shell grep -v '^#' kernel/series))
+
+check-series: tree
+	@scripts/check-series.sh
 
 clean:
 	rm -rf $(B)/kbuild $(B)/tests $(B)/initramfs* $(B)/*.log $(B)/bzImage

@@ -1,11 +1,12 @@
 #!/bin/bash
 # Configure and build the guest kernel: tinyconfig plus the fragments in
 # kernel/config/, checked option by option, built with ccache into
-# build/kbuild.  The image is copied to build/bzImage.
+# build/kbuild.  The image is copied to build/bzImage.  KSRC, KBUILD_OUT
+# and BZIMAGE build another tree, elsewhere (make check-series).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-src=$top/build/linux
+src=${KSRC:-$top/build/linux}
 out=${KBUILD_OUT:-$top/build/kbuild}
 fragments=$(ls "$top"/kernel/config/*.config)
 kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" "$@"; }
@@ -40,4 +41,4 @@ done
 
 kmake -j"$(nproc)" bzImage
 kmake headers_install INSTALL_HDR_PATH="$out/headers" >/dev/null
-cp "$out/arch/x86/boot/bzImage" "$top/build/bzImage"
+cp "$out/arch/x86/boot/bzImage" "${BZIMAGE:-$top/build/bzImage}"

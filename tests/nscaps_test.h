@@ -36,9 +36,22 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "nscaps_net.h"
+
+#ifndef PR_CAP_USERNS
+#error "these tests need the uapi headers of a kernel with PR_CAP_USERNS"
+#endif
+
 #define ALICE	1000
 #define BOB	1001
 #define KEEP	((uid_t)-1)
+
+/*
+ * The maps real root gives alice's namespace U in several suites, as
+ * newuidmap would: uid 0..999 of U are host uids 200000..200999, and alice
+ * keeps her own uid 1000.  Root of U is not alice on the host.
+ */
+#define U_MAP	"0 200000 1000\n1000 1000 1\n"
 
 struct agent_spec {
 	/* Join the user namespace of this task first (0: stay). */
@@ -60,6 +73,8 @@ struct agent_spec {
 	uid_t uid;
 	/* Capabilities to keep across @creator and set, as cap_from_text(). */
 	const char *caps;
+	/* Capabilities to lower from the user namespace set, after @creator. */
+	unsigned long long drop;
 };
 
 enum agent_op {
@@ -73,6 +88,12 @@ enum agent_op {
 	OP_SETUID,		/* setresuid(arg, arg, arg) */
 	OP_SETGID,		/* setresgid(arg, arg, arg) */
 	OP_SETGROUPS,		/* setgroups(1, { arg }) */
+	OP_USERNS_LOWER,	/* prctl(PR_CAP_USERNS, LOWER, arg) */
+	OP_LO_UP,		/* ip link set lo up */
+	OP_ADD_DUMMY,		/* ip link add str type dummy */
+	OP_NFT_TABLE,		/* nft add table ip str */
+	OP_EXEC,		/* run str, return its exit status */
+	OP_NO_NEW_PRIVS,	/* prctl(PR_SET_NO_NEW_PRIVS, 1) */
 };
 
 struct agent_cmd {
@@ -275,6 +296,30 @@ static inline int agent_op(const struct agent_cmd *c)
 
 		return setgroups(1, &group) ? errno : 0;
 	}
+	case OP_USERNS_LOWER:
+		return prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, c->arg, 0, 0) ?
+		       errno : 0;
+	case OP_NO_NEW_PRIVS:
+		return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ? errno : 0;
+	case OP_LO_UP:
+		return net_lo_up();
+	case OP_ADD_DUMMY:
+		return net_add_dummy(c->str, 0);
+	case OP_NFT_TABLE:
+		return net_add_nft_table(c->str);
+	case OP_EXEC: {
+		pid_t child = fork();
+
+		if (child < 0)
+			return errno;
+		if (child == 0) {
+			execl(c->str, c->str, "--report", NULL);
+			_exit(127);
+		}
+		if (waitpid(child, &status, 0) != child)
+			return errno;
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	}
 	}
 	return EINVAL;
 }
@@ -292,6 +337,10 @@ static inline void agent_main(const struct agent_spec *s, int cmd, int res)
 		err = join_ns(s->join, CLONE_NEWUSER | s->join_ns);
 	if (!err && s->creator != KEEP)
 		err = become(s->creator, s->caps);
+	for (int cap = 0; !err && cap <= CAP_LAST_CAP; cap++)
+		if ((s->drop >> cap) & 1)
+			err = prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, cap, 0,
+				    0) ? -errno : 0;
 	outer = geteuid();
 	outer_gid = getegid();
 	if (!err && s->unshare && unshare(s->unshare))
@@ -409,6 +458,29 @@ static inline long task_id(pid_t pid, const char *field)
 	fclose(f);
 	return id;
 }
+
+/* A capability set of a task, "CapEff:" or "CapUns:", or -1. */
+static inline long long task_caps(pid_t pid, const char *field)
+{
+	char path[64], line[256], fmt[16];
+	unsigned long long caps;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid ? pid : getpid());
+	snprintf(fmt, sizeof(fmt), "%s %%llx", field);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &caps) == 1) {
+			fclose(f);
+			return caps;
+		}
+	fclose(f);
+	return -1;
+}
+
+#define HAS(caps, cap)	(((caps) >> (cap)) & 1)
 
 static inline long task_kuid(pid_t pid)
 {

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One user namespace hierarchy, set up by real root the way a container
- * manager would (multi-line id maps, so that tasks in different namespaces
- * never share a kuid and every decision below rests on capabilities, not on
- * a uid match), with one agent per role:
+ * manager would (multi-line id maps, written as newuidmap would, so that
+ * tasks in different namespaces never share a kuid and every decision below
+ * rests on capabilities, not on a uid match), with one agent per role.  In U,
+ * alice keeps her own uid 1000, as with newuidmap, but root of U is not her.
  *
  *   init user namespace
  *   |  HOST_ALICE     uid 1000, no caps        owner of U
  *   |  HOST_BOB       uid 1001, no caps        owner of S
  *   |  HOST_BOB_CAPS  uid 1001, CAP_KILL and CAP_SYS_PTRACE only
  *   |
- *   +-- U (created by alice; uid map 0 200000 1000)
+ *   +-- U (created by alice; uid map 0 200000 1000, 1000 1000 1)
  *   |   |  U_ROOT     uid 0 (kuid 200000), all caps in U
  *   |   |  U_USER5    uid 5 (kuid 200005), no caps
  *   |   |  U_USER5B   uid 5 (kuid 200005), no caps
@@ -54,7 +55,7 @@ static const struct tree_node {
 		  .caps = "cap_kill,cap_sys_ptrace=ep" } },
 	[U_ROOT] = { "root of U", NONE,
 		{ .creator = ALICE, .unshare = CLONE_NEWUSER,
-		  .uid_map = "0 200000 1000", .uid = 0 } },
+		  .uid_map = U_MAP, .uid = 0 } },
 	[U_USER5] = { "uid 5 of U", U_ROOT,
 		{ .creator = 5, .uid = KEEP } },
 	[U_USER5B] = { "another uid 5 of U", U_ROOT,

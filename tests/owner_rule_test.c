@@ -6,8 +6,9 @@
  *   init user namespace
  *   |  alice  uid 1000, no caps     owner of U (she created it)
  *   |  bob    uid 1001, no caps
- *   +-- U     uid map 0 200000 1000, written by real root
- *         root of U runs as kuid 200000: no uid matches alice or bob
+ *   +-- U     uid map "0 200000 1000" and "1000 1000 1", written by
+ *         real root; root of U runs as kuid 200000: no uid matches
+ *         alice or bob
  *
  * Rule 3: alice, the owner, holds every capability in U from outside, so she
  * may signal and trace root of U.  Bob, another user of the same parent
@@ -92,7 +93,7 @@ TEST(owner_is_judged_by_euid)
 {
 	struct agent u = {}, s = {};
 	struct agent_spec uspec = { .creator = ALICE, .unshare = CLONE_NEWUSER,
-				    .uid_map = "0 200000 1000", .uid = 0 };
+				    .uid_map = U_MAP, .uid = 0 };
 	struct agent_spec sspec = { .creator = BOB, .unshare = CLONE_NEWUSER,
 				    .uid_map = "0 300000 1000", .uid = 0 };
 	pid_t child;

@@ -6,12 +6,14 @@
  *
  *   init user namespace
  *   +-- U, created by alice
- *         maps 0 200000 1000 (written by real root, as newuidmap would)
+ *         maps 0 200000 1000 and 1000 1000 1 (written by real root, as
+ *                                            newuidmap would)
  *         or   0 1000 1      (alice's own: all an unprivileged user may)
  *
  *   maps            actor       call               result (host's view)
  *   root-written    root of U   setresuid(5)       allowed (kuid 200005)
  *   root-written    root of U   setresgid(5)       allowed (kgid 200005)
+ *   root-written    root of U   setresuid(1000)    allowed (kuid 1000)
  *   root-written    root of U   setresuid(2000)    EINVAL, not mapped
  *   root-written    root of U   setgroups([5])     allowed
  *   root-written    uid 5 of U  setresuid(6)       EPERM, no CAP_SETUID
@@ -38,22 +40,26 @@ FIXTURE_VARIANT(setid) {
 };
 
 FIXTURE_VARIANT_ADD(setid, setuid_mapped) {
-	.uid_map = "0 200000 1000", .op = OP_SETUID, .arg = 5,
+	.uid_map = U_MAP, .op = OP_SETUID, .arg = 5,
 	.field = "Uid:", .host_id = 200005,
 };
 FIXTURE_VARIANT_ADD(setid, setgid_mapped) {
-	.uid_map = "0 200000 1000", .op = OP_SETGID, .arg = 5,
+	.uid_map = U_MAP, .op = OP_SETGID, .arg = 5,
 	.field = "Gid:", .host_id = 200005,
 };
+FIXTURE_VARIANT_ADD(setid, setuid_second_map_line) {
+	.uid_map = U_MAP, .op = OP_SETUID, .arg = 1000,
+	.field = "Uid:", .host_id = ALICE,
+};
 FIXTURE_VARIANT_ADD(setid, setuid_unmapped) {
-	.uid_map = "0 200000 1000", .op = OP_SETUID, .arg = 2000,
+	.uid_map = U_MAP, .op = OP_SETUID, .arg = 2000,
 	.expected = EINVAL, .field = "Uid:", .host_id = 200000,
 };
 FIXTURE_VARIANT_ADD(setid, setgroups_mapped) {
-	.uid_map = "0 200000 1000", .op = OP_SETGROUPS, .arg = 5,
+	.uid_map = U_MAP, .op = OP_SETGROUPS, .arg = 5,
 };
 FIXTURE_VARIANT_ADD(setid, setuid_without_cap) {
-	.uid_map = "0 200000 1000", .as_user5 = true, .op = OP_SETUID,
+	.uid_map = U_MAP, .as_user5 = true, .op = OP_SETUID,
 	.arg = 6, .expected = EPERM, .field = "Uid:", .host_id = 200005,
 };
 FIXTURE_VARIANT_ADD(setid, self_mapped_setuid_root) {

@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Capability ceilings for user namespaces: the user namespace set of a task
+ * (prctl(PR_CAP_USERNS), CapUns), the ceiling of a namespace
+ * (NS_GET_USERNS_CAP_CEILING) and the system mask
+ * (kernel.userns_cap_mask), seen through real operations of unprivileged
+ * users.
+ *
+ * Most cases take CAP_NET_ADMIN away, written "-NET" in the drawings, and
+ * check it against what it gates inside a network namespace of the user
+ * namespace: bringing lo up, adding a link, adding a netfilter table.
+ */
+
+#include "kselftest_harness.h"
+#include "nscaps_test.h"
+
+#define MASK_PATH	"/proc/sys/kernel/userns_cap_mask"
+#define NET		(1LL << CAP_NET_ADMIN)
+#define ALL_CAPS	((1LL << (CAP_LAST_CAP + 1)) - 1)
+
+static int set_mask(unsigned long long mask)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%016llx\n", mask);
+	return write_file(MASK_PATH, text);
+}
+
+static long long get_mask(void)
+{
+	char text[64] = "";
+	ssize_t n;
+	int fd = open(MASK_PATH, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	return n > 0 ? strtoll(text, NULL, 16) : -1;
+}
+
+static long long ns_ceiling(pid_t pid)
+{
+	char path[64];
+	__u64 ceiling;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, NS_GET_USERNS_CAP_CEILING, &ceiling);
+	close(fd);
+	return ret ? -1 : (long long)ceiling;
+}
+
+/*
+ * What a namespace's root may do with CAP_NET_ADMIN, by where the namespace
+ * sits and what its creators dropped:
+ *
+ *   init
+ *   +-- A   alice's, her set as the variant says
+ *       +-- A1   root of A's, its set full
+ *           +-- A2   root of A1's, its set full
+ *
+ * The variant acts as root of A, A1 or A2, in a new network namespace of
+ * that user namespace.  A cap that alice dropped is gone at every depth:
+ * nested creation never regains it.
+ */
+FIXTURE(nested) {
+	struct agent a[3];
+};
+
+FIXTURE_VARIANT(nested) {
+	unsigned long long alice_drops;
+	int depth;		/* 0: root of A, 1: of A1, 2: of A2 */
+	int expected;
+};
+
+FIXTURE_VARIANT_ADD(nested, full_set_a) {
+	.depth = 0, .expected = 0,
+};
+FIXTURE_VARIANT_ADD(nested, full_set_a2) {
+	.depth = 2, .expected = 0,
+};
+FIXTURE_VARIANT_ADD(nested, dropped_a) {
+	.alice_drops = NET, .depth = 0, .expected = EPERM,
+};
+FIXTURE_VARIANT_ADD(nested, dropped_a1) {
+	.alice_drops = NET, .depth = 1, .expected = EPERM,
+};
+FIXTURE_VARIANT_ADD(nested, dropped_a2) {
+	.alice_drops = NET, .depth = 2, .expected = EPERM,
+};
+
+FIXTURE_SETUP(nested)
+{
+	struct agent_spec a = { .creator = ALICE, .drop = variant->alice_drops,
+				.unshare = CLONE_NEWUSER | CLONE_NEWNET,
+				.uid = 0 };
+	struct agent_spec below = { .creator = 0, .uid = 0,
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	int i;
+
+	ASSERT_EQ(0, agent_start(&self->a[0], &a));
+	for (i = 1; i <= variant->depth; i++) {
+		below.join = self->a[i - 1].pid;
+		ASSERT_EQ(0, agent_start(&self->a[i], &below));
+	}
+}
+
+FIXTURE_TEARDOWN(nested)
+{
+	int i;
+
+	for (i = 2; i >= 0; i--)
+		agent_stop(&self->a[i]);
+}
+
+TEST_F(nested, net_admin)
+{
+	struct agent *root = &self->a[variant->depth];
+	bool has = !variant->expected;
+
+	EXPECT_EQ(has, HAS(task_caps(root->pid, "CapEff:"), CAP_NET_ADMIN));
+	EXPECT_EQ(has, HAS(task_caps(root->pid, "CapBnd:"), CAP_NET_ADMIN));
+	EXPECT_EQ(has, HAS(ns_ceiling(root->pid), CAP_NET_ADMIN));
+	/* What was not dropped is still there. */
+	EXPECT_TRUE(HAS(task_caps(root->pid, "CapEff:"), CAP_SYS_ADMIN));
+
+	EXPECT_EQ(variant->expected, agent_do(root, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(variant->expected,
+		  agent_do(root, OP_ADD_DUMMY, 0, 0, "dummy0"));
+	EXPECT_EQ(variant->expected,
+		  agent_do(root, OP_NFT_TABLE, 0, 0, "filter"));
+	/* Capabilities that were not dropped still work: CAP_SYS_ADMIN. */
+	EXPECT_EQ(0, agent_do(root, OP_UNSHARE, 0, CLONE_NEWUTS, NULL));
+	EXPECT_EQ(0, agent_do(root, OP_SETHOSTNAME, 0, 0, "nested"));
+}
+
+/*
+ * An empty network namespace is still there for isolation:
+ *
+ *   init: alice drops CAP_NET_ADMIN from her set
+ *   +-- A, with a network namespace: created fine, lo exists, nothing can
+ *       be configured
+ */
+TEST(clamped_user_still_gets_empty_netns)
+{
+	struct agent a;
+	struct agent_spec spec = { .creator = ALICE, .drop = NET,
+				   .unshare = CLONE_NEWUSER | CLONE_NEWNET,
+				   .uid = 0 };
+
+	ASSERT_EQ(0, agent_start(&a, &spec));
+	EXPECT_NE(ns_ino(1, "net"), ns_ino(a.pid, "net"));
+	EXPECT_EQ(EPERM, agent_do(&a, OP_ADD_DUMMY, 0, 0, "dummy0"));
+	EXPECT_EQ(EPERM, agent_do(&a, OP_NFT_TABLE, 0, 0, "filter"));
+	agent_stop(&a);
+}
+
+/*
+ * The owner rule, from the parent namespace, is clamped by the owner's own
+ * user namespace set and by the namespace's ceiling:
+ *
+ *   init: alice (no caps)
+ *   +-- U  alice's, created with her set full or -KILL; root of U is kuid
+ *          200000 (U_MAP), so a signal from alice needs CAP_KILL in U
+ *
+ *   alice's set when U was made   alice's set now   alice signals root of U
+ *   full                          full              allowed
+ *   full                          -KILL             EPERM (owner's set)
+ *   -KILL                         -KILL             EPERM (ceiling)
+ */
+FIXTURE(owner) {
+	struct agent u, alice;
+};
+
+FIXTURE_VARIANT(owner) {
+	bool drop_before;
+	bool drop_after;
+	int expected;
+};
+
+FIXTURE_VARIANT_ADD(owner, full) {
+	.expected = 0,
+};
+FIXTURE_VARIANT_ADD(owner, owner_set_lowered) {
+	.drop_after = true, .expected = EPERM,
+};
+FIXTURE_VARIANT_ADD(owner, ceiling_lowered) {
+	.drop_before = true, .drop_after = true, .expected = EPERM,
+};
+
+FIXTURE_SETUP(owner)
+{
+	struct agent_spec u = { .creator = ALICE, .unshare = CLONE_NEWUSER,
+				.uid_map = U_MAP, .uid = 0,
+				.drop = variant->drop_before ?
+					1ULL << CAP_KILL : 0 };
+	struct agent_spec alice = { .creator = ALICE, .uid = KEEP };
+
+	ASSERT_EQ(0, agent_start(&self->u, &u));
+	ASSERT_EQ(0, agent_start(&self->alice, &alice));
+	if (variant->drop_after)
+		ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0,
+				      CAP_KILL, NULL));
+}
+
+FIXTURE_TEARDOWN(owner)
+{
+	agent_stop(&self->alice);
+	agent_stop(&self->u);
+}
+
+TEST_F(owner, signal)
+{
+	EXPECT_EQ(variant->expected, agent_do(&self->alice, OP_SIGNAL,
+					      self->u.pid, 0, NULL));
+	/* Other capabilities of the owner rule are untouched. */
+	EXPECT_EQ(0, agent_do(&self->alice, OP_ATTACH, self->u.pid, 0, NULL));
+}
+
+/*
+ * setns() into an older namespace with a fuller ceiling:
+ *
+ *   init: alice
+ *   +-- B  alice's, made with her set full: ceiling full
+ *
+ *   an alice task that dropped CAP_NET_ADMIN joins B (owner rule: she has
+ *   CAP_SYS_ADMIN in B) and gets B's caps without CAP_NET_ADMIN; root of B,
+ *   which entered B before, keeps it.
+ */
+TEST(setns_into_fuller_namespace_is_clamped)
+{
+	struct agent b, joiner;
+	struct agent_spec bspec = { .creator = ALICE, .uid = 0,
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent_spec jspec = { .creator = ALICE, .drop = NET,
+				    .uid = KEEP };
+	long long eff;
+
+	ASSERT_EQ(0, agent_start(&b, &bspec));
+	ASSERT_EQ(0, agent_start(&joiner, &jspec));
+	EXPECT_TRUE(HAS(ns_ceiling(b.pid), CAP_NET_ADMIN));
+
+	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS, b.pid, 0, "user"));
+	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS, b.pid, 0, "net"));
+	eff = task_caps(joiner.pid, "CapEff:");
+	EXPECT_FALSE(HAS(eff, CAP_NET_ADMIN));
+	EXPECT_FALSE(HAS(task_caps(joiner.pid, "CapBnd:"), CAP_NET_ADMIN));
+	EXPECT_TRUE(HAS(eff, CAP_SYS_ADMIN));
+	EXPECT_EQ(EPERM, agent_do(&joiner, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(0, agent_do(&b, OP_LO_UP, 0, 0, NULL));
+
+	agent_stop(&joiner);
+	agent_stop(&b);
+}
+
+/*
+ * The system mask clamps namespaces that already exist, and raising it
+ * restores them; real root in the initial namespace is never masked:
+ *
+ *   init: real root
+ *   +-- C  alice's, full ceiling, root of C in its own network namespace
+ *
+ *   mask -NET:  root of C: lo up EPERM; real root adds a link inside C's
+ *               network namespace and writes the maps of a new namespace
+ *   mask full:  root of C: lo up allowed again
+ */
+FIXTURE(mask) {
+	long long saved;
+	struct agent c;
+};
+
+FIXTURE_SETUP(mask)
+{
+	struct agent_spec c = { .creator = ALICE, .uid = 0,
+				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+
+	self->saved = get_mask();
+	ASSERT_EQ(ALL_CAPS, self->saved);
+	ASSERT_EQ(0, agent_start(&self->c, &c));
+}
+
+FIXTURE_TEARDOWN(mask)
+{
+	agent_stop(&self->c);
+	set_mask(self->saved);
+}
+
+TEST_F(mask, clamps_existing_and_restores)
+{
+	struct agent fresh;
+	struct agent_spec fspec = { .creator = ALICE, .uid = 0,
+				    .unshare = CLONE_NEWUSER,
+				    .uid_map = U_MAP };
+
+	ASSERT_EQ(0, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	EXPECT_EQ(ALL_CAPS & ~NET, get_mask());
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_NFT_TABLE, 0, 0, "t"));
+	/* The namespace's own ceiling did not change: the mask is apart. */
+	EXPECT_TRUE(HAS(ns_ceiling(self->c.pid), CAP_NET_ADMIN));
+	/* Other capabilities are untouched. */
+	EXPECT_EQ(0, agent_do(&self->c, OP_UNSHARE, 0, CLONE_NEWUTS, NULL));
+	EXPECT_EQ(0, agent_do(&self->c, OP_SETHOSTNAME, 0, 0, "c"));
+
+	/* Real root manages the container as before. */
+	EXPECT_EQ(0, net_add_dummy("fromhost", self->c.pid));
+	EXPECT_EQ(0, agent_start(&fresh, &fspec));
+	agent_stop(&fresh);
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS));
+	EXPECT_EQ(0, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(0, agent_do(&self->c, OP_NFT_TABLE, 0, 0, "t2"));
+}
+
+/* A task entering while the mask is low starts without the cap. */
+TEST_F(mask, entering_while_low)
+{
+	struct agent late;
+	struct agent_spec lspec = { .creator = ALICE, .uid = 0,
+				    .unshare = CLONE_NEWUSER };
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(0, agent_start(&late, &lspec));
+	EXPECT_FALSE(HAS(task_caps(late.pid, "CapEff:"), CAP_NET_ADMIN));
+	EXPECT_FALSE(HAS(task_caps(late.pid, "CapBnd:"), CAP_NET_ADMIN));
+	agent_stop(&late);
+}
+
+/*
+ * Bad writes to the sysctl are refused and change nothing.
+ */
+FIXTURE(bad_mask) {
+	long long saved;
+};
+
+FIXTURE_VARIANT(bad_mask) {
+	const char *text;
+};
+
+FIXTURE_VARIANT_ADD(bad_mask, not_hex) { .text = "xyz\n" };
+FIXTURE_VARIANT_ADD(bad_mask, empty) { .text = "\n" };
+FIXTURE_VARIANT_ADD(bad_mask, prefix_only) { .text = "0x\n" };
+FIXTURE_VARIANT_ADD(bad_mask, two_numbers) { .text = "ff ff\n" };
+FIXTURE_VARIANT_ADD(bad_mask, negative) { .text = "-1\n" };
+FIXTURE_VARIANT_ADD(bad_mask, beyond_last_cap) {
+	.text = "ffffffffffffffff\n"
+};
+FIXTURE_VARIANT_ADD(bad_mask, too_long) {
+	.text = "00000000000000000000000000000001ff\n"
+};
+
+FIXTURE_SETUP(bad_mask)
+{
+	self->saved = get_mask();
+	ASSERT_EQ(0, set_mask(0x1ff));
+}
+
+FIXTURE_TEARDOWN(bad_mask)
+{
+	set_mask(self->saved);
+}
+
+TEST_F(bad_mask, rejected)
+{
+	EXPECT_EQ(-EINVAL, write_file(MASK_PATH, variant->text));
+	EXPECT_EQ(0x1ff, get_mask());
+}
+
+TEST(mask_syntax_and_permission)
+{
+	long long saved = get_mask();
+	pid_t child;
+	int status;
+
+	ASSERT_EQ(0, write_file(MASK_PATH, "0x3ff"));
+	EXPECT_EQ(0x3ff, get_mask());
+	ASSERT_EQ(0, write_file(MASK_PATH, "1ff\n"));
+	EXPECT_EQ(0x1ff, get_mask());
+
+	child = fork();
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		/* Root without CAP_SYS_ADMIN: the handler's own check. */
+		ASSERT_EQ(0, set_caps("all=ep cap_sys_admin-ep"));
+		EXPECT_EQ(-EPERM, write_file(MASK_PATH, "0"));
+		/* An unprivileged user: the file mode already refuses. */
+		ASSERT_EQ(0, become(ALICE, false));
+		EXPECT_EQ(-EACCES, write_file(MASK_PATH, "0"));
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0x1ff, get_mask());
+	ASSERT_EQ(0, set_mask(saved));
+}
+
+/*
+ * prctl(PR_CAP_USERNS): lowering needs no privilege, nothing raises, bad
+ * input is EINVAL and changes nothing.
+ */
+FIXTURE(prctl) {};
+
+FIXTURE_VARIANT(prctl) {
+	unsigned long op, cap, arg4;
+	int ret;	/* return value, or -errno */
+};
+
+FIXTURE_VARIANT_ADD(prctl, is_set_kept) {
+	.op = PR_CAP_USERNS_IS_SET, .cap = CAP_SYS_ADMIN, .ret = 1,
+};
+FIXTURE_VARIANT_ADD(prctl, is_set_dropped) {
+	.op = PR_CAP_USERNS_IS_SET, .cap = CAP_NET_ADMIN, .ret = 0,
+};
+FIXTURE_VARIANT_ADD(prctl, raise_dropped) {
+	.op = PR_CAP_USERNS_RAISE, .cap = CAP_NET_ADMIN, .ret = -EPERM,
+};
+FIXTURE_VARIANT_ADD(prctl, raise_kept_is_noop) {
+	.op = PR_CAP_USERNS_RAISE, .cap = CAP_SYS_ADMIN, .ret = 0,
+};
+FIXTURE_VARIANT_ADD(prctl, cap_too_big) {
+	.op = PR_CAP_USERNS_LOWER, .cap = CAP_LAST_CAP + 1, .ret = -EINVAL,
+};
+FIXTURE_VARIANT_ADD(prctl, cap_negative) {
+	.op = PR_CAP_USERNS_LOWER, .cap = -1UL, .ret = -EINVAL,
+};
+FIXTURE_VARIANT_ADD(prctl, unknown_op) {
+	.op = 99, .cap = CAP_SYS_ADMIN, .ret = -EINVAL,
+};
+FIXTURE_VARIANT_ADD(prctl, unused_arg_set) {
+	.op = PR_CAP_USERNS_LOWER, .cap = CAP_SYS_ADMIN, .arg4 = 1,
+	.ret = -EINVAL,
+};
+FIXTURE_VARIANT_ADD(prctl, clear_all_with_cap) {
+	.op = PR_CAP_USERNS_CLEAR_ALL, .cap = CAP_SYS_ADMIN, .ret = -EINVAL,
+};
+
+FIXTURE_SETUP(prctl)
+{
+	/* An unprivileged user that dropped CAP_NET_ADMIN. */
+	ASSERT_EQ(0, become(ALICE, false));
+	ASSERT_EQ(0, prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, CAP_NET_ADMIN,
+			   0, 0));
+}
+
+FIXTURE_TEARDOWN(prctl) {}
+
+TEST_F(prctl, op)
+{
+	long long before = task_caps(0, "CapUns:");
+	int ret = prctl(PR_CAP_USERNS, variant->op, variant->cap,
+			variant->arg4, 0);
+
+	EXPECT_EQ(variant->ret, ret < 0 ? -errno : ret);
+	EXPECT_EQ(ALL_CAPS & ~NET, before);
+	EXPECT_EQ(before, task_caps(0, "CapUns:"));
+}
+
+TEST(prctl_lower_and_clear_all)
+{
+	ASSERT_EQ(0, become(ALICE, false));
+	EXPECT_EQ(ALL_CAPS, task_caps(0, "CapUns:"));
+	ASSERT_EQ(0, prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, CAP_SYS_ADMIN,
+			   0, 0));
+	EXPECT_EQ(ALL_CAPS & ~(1LL << CAP_SYS_ADMIN),
+		  task_caps(0, "CapUns:"));
+	ASSERT_EQ(0, prctl(PR_CAP_USERNS, PR_CAP_USERNS_CLEAR_ALL, 0, 0, 0));
+	EXPECT_EQ(0, task_caps(0, "CapUns:"));
+	/*
+	 * A namespace made now is bare: no capability, a zero ceiling, and
+	 * so not even CAP_SYS_ADMIN to write its own id maps.
+	 */
+	ASSERT_EQ(0, unshare(CLONE_NEWUSER));
+	EXPECT_EQ(0, task_caps(0, "CapEff:"));
+	EXPECT_EQ(0, task_caps(0, "CapBnd:"));
+	EXPECT_EQ(0, ns_ceiling(getpid()));
+	EXPECT_EQ(-EPERM, proc_write(getpid(), "uid_map", "0 1000 1"));
+}
+
+/*
+ * Privileged exec.  The helper (this program run with --report) exits with
+ * bit 0 set if CAP_NET_ADMIN is in its user namespace set, bit 1 if a user
+ * namespace it creates gives it CAP_NET_ADMIN.
+ *
+ *   caller                            helper                       sees
+ *   alice, set -NET                   plain copy                   0: kept
+ *   alice, set -NET                   set-user-ID root copy        3: reset
+ *                                                                  to init's
+ *                                                                  ceiling
+ *   uid 5 of D (alice's, -NET)        set-user-ID root-of-D copy   0: D's
+ *                                                                  ceiling
+ *   alice, set -NET, no_new_privs     set-user-ID root copy        0: kept
+ *   alice, set -NET, mask -NET        set-user-ID root copy        1: reset,
+ *                                                                  but the
+ *                                                                  mask holds
+ */
+static int report(void)
+{
+	int status = 0;
+
+	if (HAS(task_caps(0, "CapUns:"), CAP_NET_ADMIN))
+		status |= 1;
+	if (!unshare(CLONE_NEWUSER) &&
+	    HAS(task_caps(0, "CapEff:"), CAP_NET_ADMIN))
+		status |= 2;
+	return status;
+}
+
+static int copy_self(const char *to, uid_t owner, mode_t mode)
+{
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+
+	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+	if (in < 0 || out < 0)
+		return -errno;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			err = -EIO;
+	close(in);
+	close(out);
+	if (!err && (chown(to, owner, owner) || chmod(to, mode)))
+		err = -errno;
+	return err;
+}
+
+FIXTURE(exec) {
+	struct agent d, caller;
+	long long saved_mask;
+};
+
+FIXTURE_VARIANT(exec) {
+	bool setuid;
+	bool in_d;		/* the caller is uid 5 of D */
+	bool no_new_privs;
+	bool masked;
+	int expected;
+};
+
+FIXTURE_VARIANT_ADD(exec, plain) {
+	.expected = 0,
+};
+FIXTURE_VARIANT_ADD(exec, setuid_root_helper) {
+	.setuid = true, .expected = 3,
+};
+FIXTURE_VARIANT_ADD(exec, setuid_inside_clamped_ns) {
+	.setuid = true, .in_d = true, .expected = 0,
+};
+FIXTURE_VARIANT_ADD(exec, setuid_no_new_privs) {
+	.setuid = true, .no_new_privs = true, .expected = 0,
+};
+FIXTURE_VARIANT_ADD(exec, setuid_under_lowered_mask) {
+	.setuid = true, .masked = true, .expected = 1,
+};
+
+FIXTURE_SETUP(exec)
+{
+	struct agent_spec d = { .creator = ALICE, .drop = NET, .uid = 0,
+				.unshare = CLONE_NEWUSER, .uid_map = U_MAP };
+	struct agent_spec caller = { .creator = ALICE, .drop = NET,
+				     .uid = KEEP };
+
+	/* Owned by real root, or by root of D (kuid 200000). */
+	ASSERT_EQ(0, copy_self("/tmp/helper", variant->in_d ? 200000 : 0,
+			       variant->setuid ? 04755 : 0755));
+	if (variant->in_d) {
+		ASSERT_EQ(0, agent_start(&self->d, &d));
+		caller.join = self->d.pid;
+		caller.creator = 5;
+		caller.drop = 0;
+	}
+	ASSERT_EQ(0, agent_start(&self->caller, &caller));
+	if (variant->no_new_privs)
+		ASSERT_EQ(0, agent_do(&self->caller, OP_NO_NEW_PRIVS, 0, 0,
+				      NULL));
+	self->saved_mask = get_mask();
+	if (variant->masked)
+		ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+}
+
+FIXTURE_TEARDOWN(exec)
+{
+	set_mask(self->saved_mask);
+	agent_stop(&self->caller);
+	agent_stop(&self->d);
+	unlink("/tmp/helper");
+}
+
+TEST_F(exec, helper_set)
+{
+	/* Inside D the caller's own set is full; D's ceiling is what cuts. */
+	if (!variant->in_d)
+		ASSERT_FALSE(HAS(task_caps(self->caller.pid, "CapUns:"),
+				 CAP_NET_ADMIN));
+	EXPECT_EQ(variant->expected,
+		  agent_do(&self->caller, OP_EXEC, 0, 0, "/tmp/helper"));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--report"))
+		return report();
+	return test_harness_run(argc, argv);
+}
