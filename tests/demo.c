@@ -7,6 +7,7 @@
  * the rule predicts.
  */
 
+#include <sys/klog.h>
 #include <sys/utsname.h>
 
 #include "nscaps_tree.h"
@@ -136,16 +137,29 @@ static void print_wrapped(const char *prefix, const char *text)
 	}
 }
 
-int main(void)
-{
-	struct agent a[NR_ROLES + 1] = {};
-	struct utsname host;
-	int i, err, wrong = 0;
+static int nsteps, nwrong;
 
-	if (start_all(a))
-		return 1;
+static void report(const char *what, int err, int expected, const char *rule)
+{
+	char tag[16];
+
+	snprintf(tag, sizeof(tag), "%2d. ", ++nsteps);
+	print_wrapped(tag, what);
+	printf("    -> %s%s\n", errname(err),
+	       err == expected ? "" : "   UNEXPECTED");
+	print_wrapped("    because ", rule);
+	printf("\n");
+	nwrong += err != expected;
+}
+
+static void seed_walkthrough(struct agent *a)
+{
+	struct utsname host, now;
+	size_t i;
+
 	uname(&host);
-	printf("The hierarchy (real root set up U and S with id maps, as a "
+	printf("Part 1: the seed's model\n\n"
+	       "The hierarchy (real root set up U and S with id maps, as a "
 	       "container\nmanager would; alice made C by herself):\n\n"
 	       "  initial user namespace: alice (uid 1000), bob (uid 1001), "
 	       "no capabilities\n"
@@ -165,33 +179,181 @@ int main(void)
 	       "in it and\n     below it, seen from the parent namespace; "
 	       "another user does not.\n\n");
 
-	for (i = 0; i < (int)(sizeof(steps) / sizeof(steps[0])); i++) {
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
 		const struct step *s = &steps[i];
 		pid_t target = s->target == NONE ? 0 : a[s->target].pid;
-		char tag[16];
 
-		err = agent_do(&a[s->actor], s->op, target, s->arg, s->str);
-		snprintf(tag, sizeof(tag), "%2d. ", i + 1);
-		print_wrapped(tag, s->what);
-		printf("    -> %s%s\n", errname(err),
-		       err == s->expected ? "" : "   UNEXPECTED");
-		print_wrapped("    because ", s->rule);
-		printf("\n");
-		wrong += err != s->expected;
+		report(s->what, agent_do(&a[s->actor], s->op, target, s->arg,
+					 s->str), s->expected, s->rule);
 	}
+	uname(&now);
+	printf("The host's hostname is still '%s' (it was '%s').\n\n",
+	       now.nodename, host.nodename);
+	nwrong += strcmp(now.nodename, host.nodename) != 0;
+}
 
-	{
-		struct utsname now;
+#define MASK_PATH "/proc/sys/kernel/userns_cap_mask"
 
-		uname(&now);
-		printf("The host's hostname is still '%s' (it was '%s').\n",
-		       now.nodename, host.nodename);
-		wrong += strcmp(now.nodename, host.nodename) != 0;
+static unsigned long long read_mask(void)
+{
+	char text[32] = "";
+	FILE *f = fopen(MASK_PATH, "r");
+
+	if (f) {
+		if (!fgets(text, sizeof(text), f))
+			text[0] = '\0';
+		fclose(f);
 	}
-	printf("%d steps, %d as the rules predict.\n",
-	       (int)(sizeof(steps) / sizeof(steps[0])),
-	       (int)(sizeof(steps) / sizeof(steps[0])) - wrong);
+	return strtoull(text, NULL, 16);
+}
+
+static int write_mask(unsigned long long mask)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%016llx\n", mask);
+	return -write_file(MASK_PATH, text);
+}
+
+static unsigned long long ceiling_of(pid_t pid)
+{
+	char path[64];
+	__u64 ceiling = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ioctl(fd, NS_GET_USERNS_CAP_CEILING, &ceiling);
+		close(fd);
+	}
+	return ceiling;
+}
+
+/* Show the administrator's view: the last clamp the kernel logged. */
+static void print_last_denial(void)
+{
+	static char log[1 << 16];
+	char *line, *last = NULL, *save;
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, sizeof(log) - 1);
+
+	if (n <= 0)
+		return;
+	log[n] = '\0';
+	for (line = strtok_r(log, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (strstr(line, "denied"))
+			last = line;
+	if (last && *last == '<' && strchr(last, '>'))
+		last = strchr(last, '>') + 1;
+	if (last)
+		printf("    kernel log: %s\n\n", last);
+}
+
+/*
+ * Part 2: the clamp-down of our series.  A distribution's policy, a mask
+ * without CAP_NET_ADMIN, applied live to a running container; then a
+ * sandbox that lowers its own user namespace set.
+ */
+static void clamp_walkthrough(void)
+{
+	struct agent_spec cspec = { .creator = ALICE, .uid = 0,
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent_spec sspec = { .creator = ALICE, .uid = 0,
+				    .drop = 1ULL << CAP_NET_ADMIN,
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	unsigned long long full = read_mask();
+	unsigned long long policy = full & ~(1ULL << CAP_NET_ADMIN);
+	struct agent c = {}, sb = {};
+	char line[256];
+
+	if (agent_start(&c, &cspec)) {
+		printf("demo: cannot start container N\n");
+		nwrong++;
+		return;
+	}
+	printf("Part 2: clamping down (our kernel series)\n\n"
+	       "  initial user namespace: real root, the administrator\n"
+	       "  +-- N  alice's running container, with a network namespace\n"
+	       "  +-- P  made later by alice's sandbox, which first lowered "
+	       "its\n         user namespace set: no CAP_NET_ADMIN\n\n"
+	       "N is user namespace %lu.  kernel.userns_cap_mask is %016llx: "
+	       "every capability.\n\n", (unsigned long)ns_ino(c.pid, "user"),
+	       full);
+
+	report("root of N brings its loopback interface up",
+	       agent_do(&c, OP_LO_UP, 0, 0, NULL), 0,
+	       "CAP_NET_ADMIN in N, which owns N's network namespace");
+
+	snprintf(line, sizeof(line),
+		 "the administrator sets kernel.userns_cap_mask to %016llx, "
+		 "taking CAP_NET_ADMIN (bit 12) out of every container",
+		 policy);
+	report(line, write_mask(policy), 0,
+	       "writing it needs CAP_SYS_ADMIN in the initial namespace; the "
+	       "mask applies at every check, no restart needed");
+
+	report("root of N, still running, adds a dummy link",
+	       agent_do(&c, OP_ADD_DUMMY, 0, 0, "dummy0"), EPERM,
+	       "the mask holds every namespace but the initial one, at each "
+	       "check; the denial is logged in the kernel log");
+	report("root of N adds a netfilter table",
+	       agent_do(&c, OP_NFT_TABLE, 0, 0, "filter"), EPERM,
+	       "nf_tables, too, is behind CAP_NET_ADMIN");
+	print_last_denial();
+	report("root of N makes a uts namespace and sets its hostname",
+	       agent_do(&c, OP_UNSHARE, 0, CLONE_NEWUTS, NULL) ?:
+	       agent_do(&c, OP_SETHOSTNAME, 0, 0, "n"), 0,
+	       "only CAP_NET_ADMIN was masked; N keeps its other capabilities");
+	report("real root adds a link inside N's network namespace",
+	       net_add_dummy("fromhost", c.pid), 0,
+	       "privileges held in the initial namespace are never masked: "
+	       "the administrator still manages the container");
+
+	report("the administrator restores the mask",
+	       write_mask(full), 0, "raising the mask restores N at once");
+	report("root of N adds a dummy link",
+	       agent_do(&c, OP_ADD_DUMMY, 0, 0, "dummy1"), 0,
+	       "nothing holds CAP_NET_ADMIN back any more");
+
+	if (agent_start(&sb, &sspec)) {
+		printf("demo: cannot start sandbox P\n");
+		nwrong++;
+		agent_stop(&c);
+		return;
+	}
+	snprintf(line, sizeof(line),
+		 "alice's sandbox lowered its set (CapUns %016llx) and made P; "
+		 "P's ceiling, read with NS_GET_USERNS_CAP_CEILING, is %016llx; "
+		 "root of P adds a dummy link",
+		 task_caps(sb.pid, "CapUns:"), ceiling_of(sb.pid));
+	report(line, agent_do(&sb, OP_ADD_DUMMY, 0, 0, "dummy0"), EPERM,
+	       "ceiling(P) = ceiling(parent) & creator's set: CAP_NET_ADMIN is "
+	       "out of P and of everything ever created below it");
+	report("root of P creates a namespace below P, and there adds a "
+	       "network namespace and a link",
+	       agent_do(&sb, OP_UNSHARE, 0, CLONE_NEWUSER | CLONE_NEWNET,
+			NULL) ?: agent_do(&sb, OP_ADD_DUMMY, 0, 0, "d"), EPERM,
+	       "nested creation never regains a capability: a ceiling never "
+	       "grows");
+
+	agent_stop(&sb);
+	agent_stop(&c);
+}
+
+int main(void)
+{
+	struct agent a[NR_ROLES + 1] = {};
+	int i;
+
+	if (start_all(a))
+		return 1;
+	seed_walkthrough(a);
 	for (i = 0; i <= NR_ROLES; i++)
 		agent_stop(&a[i]);
-	return wrong ? 1 : 0;
+	clamp_walkthrough();
+
+	printf("%d steps, %d as the rules predict.\n", nsteps,
+	       nsteps - nwrong);
+	return nwrong ? 1 : 0;
 }
