@@ -85,6 +85,17 @@ static inline enum role tree_start(struct agent *agents, int *err)
 	return NONE;
 }
 
+/* In a FIXTURE_SETUP: start the tree or fail, naming the role. */
+#define ASSERT_TREE_STARTED(agents) do {				\
+	int __err;							\
+	enum role __failed = tree_start(agents, &__err);		\
+									\
+	ASSERT_EQ(NONE, __failed) {					\
+		TH_LOG("starting %s: %s", tree_nodes[__failed].name,	\
+		       strerror(-__err));				\
+	}								\
+} while (0)
+
 static inline void tree_stop(struct agent *agents)
 {
 	int r;

@@ -40,14 +40,7 @@ FIXTURE_VARIANT_ADD(owner, bob_with_caps_in_init) {
 
 FIXTURE_SETUP(owner)
 {
-	enum role failed;
-	int err;
-
-	failed = tree_start(self->agents, &err);
-	ASSERT_EQ(NONE, failed) {
-		TH_LOG("starting %s: %s", tree_nodes[failed].name,
-		       strerror(-err));
-	}
+	ASSERT_TREE_STARTED(self->agents);
 	/* The target is not alice on the host. */
 	ASSERT_EQ(200000, task_kuid(self->agents[U_ROOT].pid));
 }

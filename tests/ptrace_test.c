@@ -54,14 +54,7 @@ FIXTURE_VARIANT_ADD(attach, host_no_caps_to_child_ns) {
 
 FIXTURE_SETUP(attach)
 {
-	enum role failed;
-	int err;
-
-	failed = tree_start(self->agents, &err);
-	ASSERT_EQ(NONE, failed) {
-		TH_LOG("starting %s: %s", tree_nodes[failed].name,
-		       strerror(-err));
-	}
+	ASSERT_TREE_STARTED(self->agents);
 }
 
 FIXTURE_TEARDOWN(attach)
