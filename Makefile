@@ -23,13 +23,17 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
-	ptrace_test powerless_test setid_test procmount_test ceiling_test
+	ptrace_test powerless_test setid_test procmount_test ceiling_test \
+	tool_test
 # The tree's own selftests for this area; the nsfs ones are plain programs
 # (exit status only) that guest/init reports as one test each.
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
-GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo)
+GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo \
+	nscaps)
+TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c
+TOOL_LIB := tool/nsinfo.c tool/model.c
 
-.PHONY: help deps tree kernel guest check demo shell export-patches \
+.PHONY: help deps tree kernel guest check demo shell tool export-patches \
 	checkpatch check-series clean
 
 help:
@@ -37,6 +41,7 @@ help:
 	@echo "  make deps            install the Debian packages (apt-get)"
 	@echo "  make tree            build/linux: Debian's tree + kernel/series"
 	@echo "  make kernel          build/bzImage from tinyconfig + kernel/config/"
+	@echo "  make tool            build/nscaps, the tool, for this machine"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
 	@echo "  make check-series    build every patch on its own, checkpatch each"
@@ -59,6 +64,23 @@ $(B)/tests/%_test: tests/%_test.c tests/*.h kernel/series | kernel
 $(B)/tests/demo: tests/demo.c tests/*.h kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $< -lcap
+
+# The tool, for this machine (system headers, our uapi numbers built in)...
+tool: $(B)/nscaps
+$(B)/nscaps: $(TOOL_SRC) tool/*.h
+	@scripts/deps.sh
+	@mkdir -p $(@D)
+	gcc -O2 -g -Wall -Wextra -D_GNU_SOURCE -Itool -o $@ $(TOOL_SRC) -lcap
+
+# ... and for the guest, where its tests run against the real kernel.
+$(B)/tests/nscaps: $(TOOL_SRC) tool/*.h kernel/series | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -Itool -o $@ $(TOOL_SRC) -lcap
+
+$(B)/tests/tool_test: tests/tool_test.c $(TOOL_LIB) tool/*.h tests/*.h \
+		kernel/series | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -Itool -o $@ $< $(TOOL_LIB) -lcap
 
 $(B)/tests/test_execve $(B)/tests/validate_cap: $(B)/tests/%: kernel/series | kernel
 	@mkdir -p $(@D)

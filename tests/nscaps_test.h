@@ -94,6 +94,7 @@ enum agent_op {
 	OP_NFT_TABLE,		/* nft add table ip str */
 	OP_EXEC,		/* run str, return its exit status */
 	OP_NO_NEW_PRIVS,	/* prctl(PR_SET_NO_NEW_PRIVS, 1) */
+	OP_TRY_SETNS,		/* in a child: setns(/proc/pid/ns/user) */
 };
 
 struct agent_cmd {
@@ -299,6 +300,22 @@ static inline int agent_op(const struct agent_cmd *c)
 	case OP_USERNS_LOWER:
 		return prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, c->arg, 0, 0) ?
 		       errno : 0;
+	case OP_TRY_SETNS: {
+		pid_t child = fork();
+
+		if (child < 0)
+			return errno;
+		if (child == 0) {
+			struct agent_cmd in = *c;
+
+			in.op = OP_SETNS;
+			snprintf(in.str, sizeof(in.str), "user");
+			_exit(agent_op(&in));
+		}
+		if (waitpid(child, &status, 0) != child)
+			return errno;
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	}
 	case OP_NO_NEW_PRIVS:
 		return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ? errno : 0;
 	case OP_LO_UP:

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nscaps, the tool: its reference model of cap_capable() must agree with
+ * the kernel, and its commands must say so and fail cleanly.
+ *
+ * Agreement: over the hierarchy of nscaps_tree.h, with sets and mask as
+ * each variant says, every agent tries on every other agent
+ *
+ *   a signal         allowed iff a uid matches (kill_ok_by_cred) or the
+ *                    model grants CAP_KILL in the target's user namespace
+ *   setns() into     allowed iff the model grants CAP_SYS_ADMIN in the
+ *   its user ns      target's user namespace (its own: EINVAL, skipped)
+ *
+ * and the test fails on the first disagreement, naming both agents.
+ *
+ *   init --+-- U (alice's) --- U2
+ *          +-- S (bob's)
+ */
+
+#include "kselftest_harness.h"
+#include "nscaps_tree.h"
+#include "model.h"
+#include "nsinfo.h"
+
+#define KILL_AND_ADMIN	((1ULL << CAP_KILL) | (1ULL << CAP_SYS_ADMIN))
+#define ALL_CAPS	((1ULL << (CAP_LAST_CAP + 1)) - 1)
+
+static void read_ids(pid_t pid, long ids[3])
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	ids[0] = ids[1] = ids[2] = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Uid: %ld %ld %ld", &ids[0], &ids[1],
+			   &ids[2]) == 3)
+			break;
+	fclose(f);
+}
+
+/* kill_ok_by_cred(): sender's euid or uid is the target's uid or suid. */
+static bool uid_match(pid_t sender, pid_t target)
+{
+	long s[3], t[3];
+
+	read_ids(sender, s);
+	read_ids(target, t);
+	return s[1] == t[2] || s[1] == t[0] || s[0] == t[2] || s[0] == t[0];
+}
+
+FIXTURE(agree) {
+	struct agent agents[NR_ROLES];
+};
+
+FIXTURE_VARIANT(agree) {
+	unsigned long long mask;	/* 0: leave it full */
+	unsigned long long alice_drop;	/* lowered by alice before U */
+	unsigned long long alice_later;	/* lowered by alice after U */
+};
+
+FIXTURE_VARIANT_ADD(agree, stock) {};
+FIXTURE_VARIANT_ADD(agree, mask_without_kill_and_admin) {
+	.mask = ALL_CAPS & ~KILL_AND_ADMIN,
+};
+/* Not CAP_SYS_ADMIN: without it, root of U could not map U2's ids. */
+FIXTURE_VARIANT_ADD(agree, alice_dropped_before_u) {
+	.alice_drop = 1ULL << CAP_KILL,
+};
+FIXTURE_VARIANT_ADD(agree, alice_dropped_after_u) {
+	.alice_later = KILL_AND_ADMIN,
+};
+
+FIXTURE_SETUP(agree)
+{
+	struct agent_spec spec;
+	char text[32];
+	int r, err;
+
+	for (r = 0; r < NR_ROLES; r++) {
+		spec = tree_nodes[r].spec;
+		if (tree_nodes[r].join != NONE)
+			spec.join = self->agents[tree_nodes[r].join].pid;
+		if (r == U_ROOT || r == HOST_ALICE)
+			spec.drop = variant->alice_drop;
+		err = agent_start(&self->agents[r], &spec);
+		ASSERT_EQ(0, err) {
+			TH_LOG("starting %s: %s", tree_nodes[r].name,
+			       strerror(-err));
+		}
+	}
+	for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+		if ((variant->alice_later >> cap) & 1)
+			ASSERT_EQ(0, agent_do(&self->agents[HOST_ALICE],
+					      OP_USERNS_LOWER, 0, cap, NULL));
+	if (variant->mask) {
+		snprintf(text, sizeof(text), "%016llx\n", variant->mask);
+		ASSERT_EQ(0, write_file(MASK_SYSCTL, text));
+	}
+}
+
+FIXTURE_TEARDOWN(agree)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%016llx\n", ALL_CAPS);
+	write_file(MASK_SYSCTL, text);
+	tree_stop(self->agents);
+}
+
+static bool predict(struct ns_table *t, pid_t actor, pid_t target, int cap)
+{
+	const struct model_ns *ns;
+	struct task_info ti;
+	char what[128], pid[16];
+	int fd;
+
+	snprintf(pid, sizeof(pid), "%d", target);
+	if (nsinfo_task(t, actor, &ti))
+		return false;
+	fd = nsinfo_open_target(pid, what, sizeof(what));
+	if (fd < 0)
+		return false;
+	ns = nsinfo_user_ns(t, fd);
+	close(fd);
+	return ns && model_capable(&(struct model_cred){ ti.ns, ti.euid,
+							 ti.effective,
+							 ti.userns_set },
+				   ns, cap, t->mask, NULL);
+}
+
+TEST_F(agree, signal_and_setns)
+{
+	static struct ns_table t;
+	int a, b, compared = 0;
+
+	nsinfo_init(&t);
+	ASSERT_TRUE(t.ceilings);
+	ASSERT_TRUE(t.has_mask);
+
+	for (a = 0; a < NR_ROLES; a++) {
+		for (b = 0; b < NR_ROLES; b++) {
+			pid_t actor = self->agents[a].pid;
+			pid_t target = self->agents[b].pid;
+			bool want;
+			int err;
+
+			if (a == b)
+				continue;
+			want = uid_match(actor, target) ||
+			       predict(&t, actor, target, CAP_KILL);
+			err = agent_do(&self->agents[a], OP_KILL, target, 0,
+				       NULL);
+			EXPECT_EQ(want, !err) {
+				TH_LOG("signal %s -> %s: model says %s, "
+				       "kernel %s", tree_nodes[a].name,
+				       tree_nodes[b].name,
+				       want ? "allowed" : "denied",
+				       errname(err));
+			}
+			compared++;
+
+			if (ns_ino(actor, "user") == ns_ino(target, "user"))
+				continue;
+			want = predict(&t, actor, target, CAP_SYS_ADMIN);
+			err = agent_do(&self->agents[a], OP_TRY_SETNS, target,
+				       0, NULL);
+			EXPECT_EQ(want, !err) {
+				TH_LOG("setns %s -> %s: model says %s, "
+				       "kernel %s", tree_nodes[a].name,
+				       tree_nodes[b].name,
+				       want ? "allowed" : "denied",
+				       errname(err));
+			}
+			compared++;
+		}
+	}
+	ksft_print_msg("agreement: %d operations compared\n", compared);
+}
+
+/* The commands, run as a user would. */
+static int run(char *out, size_t len, uid_t uid, char *const argv[])
+{
+	int pipefd[2], status;
+	ssize_t n, total = 0;
+	pid_t child;
+
+	if (pipe(pipefd))
+		return -1;
+	child = fork();
+	if (child == 0) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		if (uid != KEEP && become(uid, false))
+			_exit(99);
+		execv("/tests/nscaps", argv);
+		_exit(98);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], out + total, len - 1 - total)) > 0)
+		total += n;
+	out[total] = '\0';
+	close(pipefd[0]);
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+FIXTURE(cli) {
+	struct agent agents[NR_ROLES];
+	char pid[NR_ROLES][16];
+	char out[8192];
+};
+
+FIXTURE_SETUP(cli)
+{
+	int r;
+
+	ASSERT_TREE_STARTED(self->agents);
+	for (r = 0; r < NR_ROLES; r++)
+		snprintf(self->pid[r], 16, "%d", self->agents[r].pid);
+}
+
+FIXTURE_TEARDOWN(cli)
+{
+	tree_stop(self->agents);
+}
+
+TEST_F(cli, show_chain_of_nested_root)
+{
+	char *argv[] = { "nscaps", "show", self->pid[U2_ROOT], NULL };
+	char ino[32];
+
+	ASSERT_EQ(0, run(self->out, sizeof(self->out), KEEP, argv));
+	snprintf(ino, sizeof(ino), "ns %lu", ns_ino(self->agents[U2_ROOT].pid,
+						     "user"));
+	EXPECT_NE(NULL, strstr(self->out, ino)) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "level 2"));
+	EXPECT_NE(NULL, strstr(self->out, "(initial)"));
+	EXPECT_NE(NULL, strstr(self->out, "never act on an ancestor"));
+}
+
+TEST_F(cli, show_owned_namespace)
+{
+	char *argv[] = { "nscaps", "show", self->pid[HOST_ALICE], NULL };
+
+	ASSERT_EQ(0, run(self->out, sizeof(self->out), KEEP, argv));
+	EXPECT_NE(NULL, strstr(self->out, "owned: ns")) TH_LOG("%s",
+							       self->out);
+	EXPECT_NE(NULL, strstr(self->out, "by the owner rule: all"));
+}
+
+TEST_F(cli, explain_owner_rule)
+{
+	char *argv[] = { "nscaps", "explain", self->pid[HOST_ALICE],
+			 "cap_kill", self->pid[U_ROOT], NULL };
+
+	ASSERT_EQ(0, run(self->out, sizeof(self->out), KEEP, argv));
+	EXPECT_NE(NULL, strstr(self->out, "the owner rule gives"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\nallowed\n"));
+}
+
+TEST_F(cli, explain_clamped_owner_rule)
+{
+	char *argv[] = { "nscaps", "explain", self->pid[HOST_ALICE],
+			 "CAP_KILL", self->pid[U_ROOT], NULL };
+
+	ASSERT_EQ(0, agent_do(&self->agents[HOST_ALICE], OP_USERNS_LOWER, 0,
+			      CAP_KILL, NULL));
+	ASSERT_EQ(1, run(self->out, sizeof(self->out), KEEP, argv));
+	EXPECT_NE(NULL, strstr(self->out, "cut by the set"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "not in its effective set"));
+	EXPECT_NE(NULL, strstr(self->out, "\ndenied\n"));
+}
+
+TEST_F(cli, explain_upwards_json)
+{
+	char path[64];
+	char *argv[] = { "nscaps", "explain", "--json", self->pid[U_ROOT],
+			 "kill", path, NULL };
+
+	/* Any namespace file: the host's uts, owned by the initial ns. */
+	snprintf(path, sizeof(path), "/proc/%d/ns/uts",
+		 self->agents[HOST_BOB].pid);
+	ASSERT_EQ(1, run(self->out, sizeof(self->out), KEEP, argv));
+	EXPECT_NE(NULL, strstr(self->out, "\"allowed\":false"))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "\"rule\":\"not_below\""));
+}
+
+TEST_F(cli, exec_lowers_the_set)
+{
+	char *argv[] = { "nscaps", "exec", "--drop", "cap_net_admin,sys_time",
+			 "--", "/tests/nscaps", "show", NULL };
+
+	ASSERT_EQ(0, run(self->out, sizeof(self->out), ALICE, argv));
+	EXPECT_NE(NULL, strstr(self->out,
+			       "(CapUns): all but cap_net_admin, cap_sys_time"))
+		TH_LOG("%s", self->out);
+}
+
+/* Errors name the problem and exit 2. */
+FIXTURE(errors) {
+	char out[4096];
+};
+
+FIXTURE_VARIANT(errors) {
+	char *argv[8];
+	uid_t uid;
+	const char *message;
+};
+
+FIXTURE_VARIANT_ADD(errors, unknown_capability) {
+	.argv = { "nscaps", "explain", "1", "cap_fly", "1" }, .uid = KEEP,
+	.message = "unknown capability: cap_fly",
+};
+FIXTURE_VARIANT_ADD(errors, no_such_pid) {
+	.argv = { "nscaps", "show", "999999" }, .uid = KEEP,
+	.message = "no such process: 999999",
+};
+FIXTURE_VARIANT_ADD(errors, not_a_pid) {
+	.argv = { "nscaps", "show", "12ab" }, .uid = KEEP,
+	.message = "not a PID: 12ab",
+};
+FIXTURE_VARIANT_ADD(errors, no_permission) {
+	.argv = { "nscaps", "show", "1" }, .uid = ALICE,
+	.message = "no permission to read the namespaces of process 1",
+};
+FIXTURE_VARIANT_ADD(errors, no_such_target) {
+	.argv = { "nscaps", "explain", "1", "kill", "/nonexistent" },
+	.uid = KEEP, .message = "no such process or namespace file",
+};
+FIXTURE_VARIANT_ADD(errors, target_not_a_namespace) {
+	.argv = { "nscaps", "explain", "1", "kill", "/init" },
+	.uid = KEEP, .message = "not a namespace: /init",
+};
+FIXTURE_VARIANT_ADD(errors, exec_unknown_capability) {
+	.argv = { "nscaps", "exec", "--drop", "bogus", "--", "true" },
+	.uid = ALICE, .message = "unknown capability: bogus",
+};
+FIXTURE_VARIANT_ADD(errors, usage) {
+	.argv = { "nscaps", "frobnicate" }, .uid = KEEP,
+	.message = "usage: nscaps show",
+};
+
+FIXTURE_SETUP(errors) {}
+FIXTURE_TEARDOWN(errors) {}
+
+TEST_F(errors, exit_2)
+{
+	EXPECT_EQ(2, run(self->out, sizeof(self->out), variant->uid,
+			 variant->argv));
+	EXPECT_NE(NULL, strstr(self->out, variant->message))
+		TH_LOG("got: %s", self->out);
+}
+
+TEST_HARNESS_MAIN
