@@ -250,6 +250,43 @@ static void print_last_denial(void)
 		printf("    kernel log: %s\n\n", last);
 }
 
+/* Run the nscaps tool, its output going where ours goes. */
+static void nscaps(const char *a, const char *b, const char *c,
+		   const char *d)
+{
+	char *argv[] = { "nscaps", (char *)a, (char *)b, (char *)c,
+			 (char *)d, NULL };
+	int status;
+	pid_t child;
+
+	printf("$ nscaps %s %s%s%s%s%s\n", a, b, c ? " " : "", c ? c : "",
+	       d ? " " : "", d ? d : "");
+	fflush(stdout);
+	child = fork();
+	if (child == 0) {
+		execv("/tests/nscaps", argv);
+		_exit(127);
+	}
+	waitpid(child, &status, 0);
+	printf("\n");
+}
+
+/* Part 3: the nscaps tool explains what parts 1 and 2 showed. */
+static void tool_session(struct agent *c, struct agent *sb)
+{
+	char n[16], p[16], net[64];
+
+	snprintf(n, sizeof(n), "%d", c->pid);
+	snprintf(p, sizeof(p), "%d", sb->pid);
+	snprintf(net, sizeof(net), "/proc/%d/ns/net", sb->pid);
+	printf("Part 3: the nscaps tool explains it (root of N is pid %s, "
+	       "root of P pid %s)\n\n", n, p);
+	nscaps("show", p, NULL, NULL);
+	nscaps("explain", p, "cap_net_admin", net);
+	nscaps("explain", p, "cap_sys_admin", net);
+	nscaps("explain", n, "cap_kill", "1");
+}
+
 /*
  * Part 2: the clamp-down of our series.  A distribution's policy, a mask
  * without CAP_NET_ADMIN, applied live to a running container; then a
@@ -337,6 +374,7 @@ static void clamp_walkthrough(void)
 	       "nested creation never regains a capability: a ceiling never "
 	       "grows");
 
+	tool_session(&c, &sb);
 	agent_stop(&sb);
 	agent_stop(&c);
 }

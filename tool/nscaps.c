@@ -45,6 +45,41 @@ static void usage(void)
 	    "       nscaps exec --drop CAPS | --keep CAPS -- COMMAND [ARGS]");
 }
 
+/*
+ * Print a paragraph wrapped at 78 columns: the first line after @first,
+ * the others indented by @indent spaces.
+ */
+static void __attribute__((format(printf, 3, 4)))
+say(const char *first, int indent, const char *fmt, ...)
+{
+	char text[2048];
+	const char *p = text;
+	int width = 78 - (int)strlen(first), len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	printf("%s", first);
+	while (*p) {
+		len = strlen(p);
+		if (len > width) {
+			len = width;
+			while (len > 0 && p[len] != ' ')
+				len--;
+			if (!len)
+				len = width;
+		}
+		printf("%.*s\n", len, p);
+		p += len;
+		while (*p == ' ')
+			p++;
+		if (*p)
+			printf("%*s", indent, "");
+		width = 78 - indent;
+	}
+}
+
 /* A capability from "cap_net_admin", "CAP_NET_ADMIN" or "net_admin". */
 static int parse_cap(const char *name)
 {
@@ -196,11 +231,11 @@ static void show(struct ns_table *t, const char *spec)
 
 	printf("task %d (%s), uid %ld, euid %ld\n", ti.pid, ti.comm, ti.uid,
 	       ti.euid);
-	printf("  user namespace set (CapUns): %s\n",
-	       ti.has_set ? caps_text(t, ti.userns_set) : "(not in this kernel)");
+	say("  ", 4, "user namespace set (CapUns): %s",
+	    ti.has_set ? caps_text(t, ti.userns_set) : "(not in this kernel)");
 	if (t->has_mask)
-		printf("  system mask (kernel.userns_cap_mask): %s\n",
-		       caps_text(t, t->mask));
+		say("  ", 4, "system mask (kernel.userns_cap_mask): %s",
+		    caps_text(t, t->mask));
 	note_missing(t);
 	printf("\nuser namespaces, from the top down to the task's:\n");
 	for (i = depth - 1; i >= 0; i--) {
@@ -238,42 +273,49 @@ static void describe(const struct ns_table *t, const struct model_step *s,
 		     const struct task_info *ti, int cap, int i)
 {
 	const struct model_ns *ns = s->ns;
+	char head[128];
 
-	printf("  %d. ns %lu (level %d, owner %ld): ", i + 1, ns->ino,
-	       ns->level, ns->owner);
+	snprintf(head, sizeof(head), "  %d. ", i + 1);
 	switch (s->rule) {
 	case M_OWN:
-		printf("the task's own namespace; %s is in its effective set "
-		       "and allowed here: allowed\n", cap_str(cap));
+		say(head, 5, "ns %lu (level %d, owner %ld) is the task's own "
+		    "namespace; %s is in its effective set and allowed here: "
+		    "allowed", ns->ino, ns->level, ns->owner, cap_str(cap));
 		break;
 	case M_OWN_LACKS:
-		printf("the task's own namespace; %s is not in its effective "
-		       "set: denied\n", cap_str(cap));
+		say(head, 5, "ns %lu (level %d, owner %ld) is the task's own "
+		    "namespace; %s is not in its effective set: denied",
+		    ns->ino, ns->level, ns->owner, cap_str(cap));
 		break;
 	case M_OWN_CUT:
-		printf("the task's own namespace; %s is in its effective set, "
-		       "but cut by the %s (allowed here: %s): denied\n",
-		       cap_str(cap), s->cut_by, caps_text(t, s->allowed));
+		say(head, 5, "ns %lu (level %d, owner %ld) is the task's own "
+		    "namespace; %s is in its effective set, but cut by the %s "
+		    "(allowed here: %s): denied", ns->ino, ns->level,
+		    ns->owner, cap_str(cap), s->cut_by,
+		    caps_text(t, s->allowed));
 		break;
 	case M_NOT_BELOW:
-		printf("not below the task's namespace (ns %lu, level %d): "
-		       "capabilities never act upwards or sideways: denied\n",
-		       ti->ns->ino, ti->ns->level);
+		say(head, 5, "ns %lu (level %d) is not below the task's "
+		    "namespace (ns %lu, level %d): capabilities never act "
+		    "upwards or sideways: denied", ns->ino, ns->level,
+		    ti->ns->ino, ti->ns->level);
 		break;
 	case M_OWNER:
-		printf("its parent is the task's namespace and its owner is "
-		       "the task's euid %ld: the owner rule gives %s: allowed\n",
-		       ti->euid, caps_text(t, s->allowed));
+		say(head, 5, "ns %lu (level %d): its parent is the task's "
+		    "namespace and its owner is the task's euid %ld: the owner "
+		    "rule gives %s: allowed", ns->ino, ns->level, ti->euid,
+		    caps_text(t, s->allowed));
 		break;
 	case M_OWNER_CUT:
-		printf("owned by the task's euid %ld, but the owner rule's %s "
-		       "is cut by the %s (it gives %s); go on to the parent\n",
-		       ti->euid, cap_str(cap), s->cut_by,
-		       caps_text(t, s->allowed));
+		say(head, 5, "ns %lu (level %d) is owned by the task's euid "
+		    "%ld, but the owner rule's %s is cut by the %s (it gives "
+		    "%s); go on to the parent", ns->ino, ns->level, ti->euid,
+		    cap_str(cap), s->cut_by, caps_text(t, s->allowed));
 		break;
 	case M_UP:
-		printf("below the task's namespace, not owned by it: go on to "
-		       "the parent\n");
+		say(head, 5, "ns %lu (level %d, owner %ld) is below the "
+		    "task's namespace and not owned by it: go on to the parent",
+		    ns->ino, ns->level, ns->owner);
 		break;
 	}
 }
@@ -331,8 +373,8 @@ static int explain(struct ns_table *t, const char *pid, const char *capname,
 		return ok ? 0 : 1;
 	}
 
-	printf("can task %d (%s, euid %ld) use %s in %s (ns %lu)?\n", ti.pid,
-	       ti.comm, ti.euid, cap_str(cap), what, ns->ino);
+	say("", 2, "can task %d (%s, euid %ld) use %s in %s (ns %lu)?", ti.pid,
+	    ti.comm, ti.euid, cap_str(cap), what, ns->ino);
 	note_missing(t);
 	for (i = 0; i < trace.n; i++)
 		describe(t, &trace.step[i], &ti, cap, i);
