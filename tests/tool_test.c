@@ -3,15 +3,26 @@
  * nscaps, the tool: its reference model of cap_capable() must agree with
  * the kernel, and its commands must say so and fail cleanly.
  *
- * Agreement: over the hierarchy of nscaps_tree.h, with sets and mask as
- * each variant says, every agent tries on every other agent
+ * Agreement: over the hierarchy of nscaps_tree.h, where the roots of U, U2
+ * and S also have uts and network namespaces of their own, with sets and
+ * mask as each variant says, every agent tries
  *
- *   a signal         allowed iff a uid matches (kill_ok_by_cred) or the
- *                    model grants CAP_KILL in the target's user namespace
- *   setns() into     allowed iff the model grants CAP_SYS_ADMIN in the
- *   its user ns      target's user namespace (its own: EINVAL, skipped)
+ *   sethostname()     on its own uts namespace: CAP_SYS_ADMIN in its owner
+ *   lo up             in its own network namespace: CAP_NET_ADMIN in its
+ *                     owner
  *
- * and the test fails on the first disagreement, naming both agents.
+ * and on every other agent
+ *
+ *   a signal          a uid matches (kill_ok_by_cred()), or CAP_KILL in
+ *                     the target's user namespace
+ *   PTRACE_ATTACH     as __ptrace_may_access() and cap_ptrace_access_check()
+ *                     combine a uid match, a permitted-set subset in one
+ *                     namespace, and CAP_SYS_PTRACE in the target's
+ *   setns() into      CAP_SYS_ADMIN in it (its own: EINVAL, skipped)
+ *   its user ns
+ *
+ * where each capability comes from the model, and the test fails on every
+ * disagreement, naming both agents.
  *
  *   init --+-- U (alice's) --- U2
  *          +-- S (bob's)
@@ -25,21 +36,36 @@
 #define KILL_AND_ADMIN	((1ULL << CAP_KILL) | (1ULL << CAP_SYS_ADMIN))
 #define ALL_CAPS	((1ULL << (CAP_LAST_CAP + 1)) - 1)
 
-static void read_ids(pid_t pid, long ids[3])
+/* Real, effective and saved uid or gid, from "Uid:" or "Gid:". */
+static void read_ids(pid_t pid, const char *field, long ids[3])
 {
-	char path[64], line[256];
+	char path[64], line[256], fmt[32];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	snprintf(fmt, sizeof(fmt), "%s %%ld %%ld %%ld", field);
 	f = fopen(path, "r");
 	ids[0] = ids[1] = ids[2] = -1;
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Uid: %ld %ld %ld", &ids[0], &ids[1],
-			   &ids[2]) == 3)
+		if (sscanf(line, fmt, &ids[0], &ids[1], &ids[2]) == 3)
 			break;
 	fclose(f);
+}
+
+/* __ptrace_may_access(), REALCREDS: the caller's uid and gid are all of
+ * the target's. */
+static bool ptrace_ids_match(pid_t caller, pid_t target)
+{
+	long cu[3], tu[3], cg[3], tg[3];
+
+	read_ids(caller, "Uid:", cu);
+	read_ids(target, "Uid:", tu);
+	read_ids(caller, "Gid:", cg);
+	read_ids(target, "Gid:", tg);
+	return cu[0] == tu[0] && cu[0] == tu[1] && cu[0] == tu[2] &&
+	       cg[0] == tg[0] && cg[0] == tg[1] && cg[0] == tg[2];
 }
 
 /* kill_ok_by_cred(): sender's euid or uid is the target's uid or suid. */
@@ -47,8 +73,8 @@ static bool uid_match(pid_t sender, pid_t target)
 {
 	long s[3], t[3];
 
-	read_ids(sender, s);
-	read_ids(target, t);
+	read_ids(sender, "Uid:", s);
+	read_ids(target, "Uid:", t);
 	return s[1] == t[2] || s[1] == t[0] || s[0] == t[2] || s[0] == t[0];
 }
 
@@ -86,6 +112,8 @@ FIXTURE_SETUP(agree)
 			spec.join = self->agents[tree_nodes[r].join].pid;
 		if (r == U_ROOT || r == HOST_ALICE)
 			spec.drop = variant->alice_drop;
+		if (spec.unshare)
+			spec.unshare |= CLONE_NEWUTS | CLONE_NEWNET;
 		err = agent_start(&self->agents[r], &spec);
 		ASSERT_EQ(0, err) {
 			TH_LOG("starting %s: %s", tree_nodes[r].name,
@@ -111,17 +139,19 @@ FIXTURE_TEARDOWN(agree)
 	tree_stop(self->agents);
 }
 
-static bool predict(struct ns_table *t, pid_t actor, pid_t target, int cap)
+/* The model's answer: @actor, @cap, in the owner of @target's @type ns. */
+static bool predict_ns(struct ns_table *t, pid_t actor, pid_t target,
+		       const char *type, int cap)
 {
 	const struct model_ns *ns;
 	struct task_info ti;
-	char what[128], pid[16];
+	char what[128], path[64];
 	int fd;
 
-	snprintf(pid, sizeof(pid), "%d", target);
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", target, type);
 	if (nsinfo_task(t, actor, &ti))
 		return false;
-	fd = nsinfo_open_target(pid, what, sizeof(what));
+	fd = nsinfo_open_target(path, what, sizeof(what));
 	if (fd < 0)
 		return false;
 	ns = nsinfo_user_ns(t, fd);
@@ -132,21 +162,52 @@ static bool predict(struct ns_table *t, pid_t actor, pid_t target, int cap)
 				   ns, cap, t->mask, NULL);
 }
 
-TEST_F(agree, signal_and_setns)
+static bool predict(struct ns_table *t, pid_t actor, pid_t target, int cap)
+{
+	return predict_ns(t, actor, target, "user", cap);
+}
+
+static bool predict_attach(struct ns_table *t, pid_t caller, pid_t target)
+{
+	bool cap = predict(t, caller, target, CAP_SYS_PTRACE);
+	bool subset = ns_ino(caller, "user") == ns_ino(target, "user") &&
+		      !(task_caps(target, "CapPrm:") &
+			~task_caps(caller, "CapPrm:"));
+
+	return (ptrace_ids_match(caller, target) || cap) && (subset || cap);
+}
+
+#define AGREE(want, err, what, a, b) do {				\
+	EXPECT_EQ(want, !(err)) {					\
+		TH_LOG("%s %s -> %s: model says %s, kernel %s", what,	\
+		       tree_nodes[a].name, tree_nodes[b].name,		\
+		       (want) ? "allowed" : "denied", errname(err));	\
+	}								\
+	compared++;							\
+} while (0)
+
+TEST_F(agree, real_operations)
 {
 	static struct ns_table t;
-	int a, b, compared = 0;
+	int a, b, compared = 0, err;
+	bool want;
 
 	nsinfo_init(&t);
 	ASSERT_TRUE(t.ceilings);
 	ASSERT_TRUE(t.has_mask);
 
 	for (a = 0; a < NR_ROLES; a++) {
+		pid_t actor = self->agents[a].pid;
+
+		want = predict_ns(&t, actor, actor, "uts", CAP_SYS_ADMIN);
+		err = agent_do(&self->agents[a], OP_SETHOSTNAME, 0, 0, "x");
+		AGREE(want, err, "sethostname", a, a);
+		want = predict_ns(&t, actor, actor, "net", CAP_NET_ADMIN);
+		err = agent_do(&self->agents[a], OP_LO_UP, 0, 0, NULL);
+		AGREE(want, err, "lo up", a, a);
+
 		for (b = 0; b < NR_ROLES; b++) {
-			pid_t actor = self->agents[a].pid;
 			pid_t target = self->agents[b].pid;
-			bool want;
-			int err;
 
 			if (a == b)
 				continue;
@@ -154,28 +215,19 @@ TEST_F(agree, signal_and_setns)
 			       predict(&t, actor, target, CAP_KILL);
 			err = agent_do(&self->agents[a], OP_KILL, target, 0,
 				       NULL);
-			EXPECT_EQ(want, !err) {
-				TH_LOG("signal %s -> %s: model says %s, "
-				       "kernel %s", tree_nodes[a].name,
-				       tree_nodes[b].name,
-				       want ? "allowed" : "denied",
-				       errname(err));
-			}
-			compared++;
+			AGREE(want, err, "signal", a, b);
+
+			want = predict_attach(&t, actor, target);
+			err = agent_do(&self->agents[a], OP_ATTACH, target, 0,
+				       NULL);
+			AGREE(want, err, "ptrace attach", a, b);
 
 			if (ns_ino(actor, "user") == ns_ino(target, "user"))
 				continue;
 			want = predict(&t, actor, target, CAP_SYS_ADMIN);
 			err = agent_do(&self->agents[a], OP_TRY_SETNS, target,
 				       0, NULL);
-			EXPECT_EQ(want, !err) {
-				TH_LOG("setns %s -> %s: model says %s, "
-				       "kernel %s", tree_nodes[a].name,
-				       tree_nodes[b].name,
-				       want ? "allowed" : "denied",
-				       errname(err));
-			}
-			compared++;
+			AGREE(want, err, "setns", a, b);
 		}
 	}
 	ksft_print_msg("agreement: %d operations compared\n", compared);
