@@ -61,9 +61,9 @@ $(B)/tests/%_test: tests/%_test.c tests/*.h kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $< -lcap
 
-$(B)/tests/demo: tests/demo.c tests/*.h kernel/series | kernel
+$(B)/tests/demo: tests/demo.c tests/*.h tool/wrap.h kernel/series | kernel
 	@mkdir -p $(@D)
-	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $< -lcap
+	$(CC_GUEST) $(CFLAGS_GUEST) -Itool -o $@ $< -lcap
 
 # The tool, for this machine (system headers, our uapi numbers built in)...
 tool: $(B)/nscaps

@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "nscaps_tree.h"
+#include "wrap.h"
 
 /* Alice's container: a user namespace with its own uts namespace. */
 #define C_ROOT NR_ROLES
@@ -116,25 +117,7 @@ static int start_all(struct agent *a)
 
 static void print_wrapped(const char *prefix, const char *text)
 {
-	int width = 72 - strlen(prefix), len;
-	const char *p = text;
-	char pad[32];
-
-	snprintf(pad, sizeof(pad), "%*s", (int)strlen(prefix), "");
-
-	while (*p) {
-		len = strlen(p);
-		if (len > width) {
-			len = width;
-			while (len > 0 && p[len] != ' ')
-				len--;
-		}
-		printf("%s%.*s\n", prefix, len, p);
-		p += len;
-		while (*p == ' ')
-			p++;
-		prefix = pad;
-	}
+	wrap(prefix, strlen(prefix), 72, text);
 }
 
 static int nsteps, nwrong;

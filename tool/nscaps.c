@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 
 #include "nsinfo.h"
+#include "wrap.h"
 
 static bool json;
 
@@ -45,39 +46,17 @@ static void usage(void)
 	    "       nscaps exec --drop CAPS | --keep CAPS -- COMMAND [ARGS]");
 }
 
-/*
- * Print a paragraph wrapped at 78 columns: the first line after @first,
- * the others indented by @indent spaces.
- */
+/* Print a paragraph wrapped at 78 columns; see wrap(). */
 static void __attribute__((format(printf, 3, 4)))
 say(const char *first, int indent, const char *fmt, ...)
 {
 	char text[2048];
-	const char *p = text;
-	int width = 78 - (int)strlen(first), len;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	printf("%s", first);
-	while (*p) {
-		len = strlen(p);
-		if (len > width) {
-			len = width;
-			while (len > 0 && p[len] != ' ')
-				len--;
-			if (!len)
-				len = width;
-		}
-		printf("%.*s\n", len, p);
-		p += len;
-		while (*p == ' ')
-			p++;
-		if (*p)
-			printf("%*s", indent, "");
-		width = 78 - indent;
-	}
+	wrap(first, indent, 78, text);
 }
 
 /* A capability from "cap_net_admin", "CAP_NET_ADMIN" or "net_admin". */
