@@ -18,8 +18,8 @@
  *   PTRACE_ATTACH     as __ptrace_may_access() and cap_ptrace_access_check()
  *                     combine a uid match, a permitted-set subset in one
  *                     namespace, and CAP_SYS_PTRACE in the target's
- *   setns() into      CAP_SYS_ADMIN in it (its own: EINVAL, skipped)
- *   its user ns
+ *   setns() into      CAP_SYS_ADMIN in it, after opening its nsfs file,
+ *   its user ns       which is a ptrace read check (its own: skipped)
  *
  * where each capability comes from the model, and the test fails on every
  * disagreement, naming both agents.
@@ -180,13 +180,18 @@ static bool predict_attach(struct ns_table *t, pid_t caller, pid_t target)
 #define AGREE(want, err, what, a, b) do {				\
 	EXPECT_EQ(want, !(err)) {					\
 		TH_LOG("%s %s -> %s: model says %s, kernel %s", what,	\
-		       tree_nodes[a].name, tree_nodes[b].name,		\
-		       (want) ? "allowed" : "denied", errname(err));	\
+		       names[a], names[b], (want) ? "allowed" : "denied",	\
+		       errname(err));					\
 	}								\
 	compared++;							\
 } while (0)
 
-TEST_F(agree, real_operations)
+/*
+ * Every agent acts on its own uts and network namespaces, and on every
+ * other agent; returns how many operations were compared.
+ */
+static int compare_all(struct __test_metadata *_metadata,
+		       struct agent *agents, const char *const *names, int n)
 {
 	static struct ns_table t;
 	int a, b, compared = 0, err;
@@ -196,41 +201,159 @@ TEST_F(agree, real_operations)
 	ASSERT_TRUE(t.ceilings);
 	ASSERT_TRUE(t.has_mask);
 
-	for (a = 0; a < NR_ROLES; a++) {
-		pid_t actor = self->agents[a].pid;
+	for (a = 0; a < n; a++) {
+		pid_t actor = agents[a].pid;
 
 		want = predict_ns(&t, actor, actor, "uts", CAP_SYS_ADMIN);
-		err = agent_do(&self->agents[a], OP_SETHOSTNAME, 0, 0, "x");
+		err = agent_do(&agents[a], OP_SETHOSTNAME, 0, 0, "x");
 		AGREE(want, err, "sethostname", a, a);
 		want = predict_ns(&t, actor, actor, "net", CAP_NET_ADMIN);
-		err = agent_do(&self->agents[a], OP_LO_UP, 0, 0, NULL);
+		err = agent_do(&agents[a], OP_LO_UP, 0, 0, NULL);
 		AGREE(want, err, "lo up", a, a);
 
-		for (b = 0; b < NR_ROLES; b++) {
-			pid_t target = self->agents[b].pid;
+		for (b = 0; b < n; b++) {
+			pid_t target = agents[b].pid;
 
 			if (a == b)
 				continue;
 			want = uid_match(actor, target) ||
 			       predict(&t, actor, target, CAP_KILL);
-			err = agent_do(&self->agents[a], OP_KILL, target, 0,
-				       NULL);
+			err = agent_do(&agents[a], OP_KILL, target, 0, NULL);
 			AGREE(want, err, "signal", a, b);
 
 			want = predict_attach(&t, actor, target);
-			err = agent_do(&self->agents[a], OP_ATTACH, target, 0,
-				       NULL);
+			err = agent_do(&agents[a], OP_ATTACH, target, 0, NULL);
 			AGREE(want, err, "ptrace attach", a, b);
 
 			if (ns_ino(actor, "user") == ns_ino(target, "user"))
 				continue;
-			want = predict(&t, actor, target, CAP_SYS_ADMIN);
-			err = agent_do(&self->agents[a], OP_TRY_SETNS, target,
-				       0, NULL);
+			/* Opening /proc/PID/ns/user is a ptrace read check. */
+			want = predict_attach(&t, actor, target) &&
+			       predict(&t, actor, target, CAP_SYS_ADMIN);
+			err = agent_do(&agents[a], OP_TRY_SETNS, target, 0,
+				       NULL);
 			AGREE(want, err, "setns", a, b);
 		}
 	}
-	ksft_print_msg("agreement: %d operations compared\n", compared);
+	return compared;
+}
+
+TEST_F(agree, real_operations)
+{
+	const char *names[NR_ROLES];
+	int r;
+
+	for (r = 0; r < NR_ROLES; r++)
+		names[r] = tree_nodes[r].name;
+	ksft_print_msg("agreement: %d operations compared\n",
+		       compare_all(_metadata, self->agents, names, NR_ROLES));
+}
+
+/*
+ * Generated trees: from a fixed seed, GEN_NS user namespaces, each made by
+ * alice or bob on the host or by root of an earlier one, each with its own
+ * uts and network namespaces, some with ids mapped by real root, some by
+ * their creator; creators drop random capabilities from their sets, and a
+ * random mask is set once the tree stands.  Agents: root of every
+ * namespace, alice and bob.
+ */
+#define GEN_NS		6
+#define GEN_AGENTS	(GEN_NS + 2)
+
+static const int gen_caps[] = { CAP_KILL, CAP_SYS_PTRACE, CAP_NET_ADMIN,
+				CAP_SYS_ADMIN };
+
+FIXTURE(generated) {
+	struct agent agents[GEN_AGENTS];
+	char names[GEN_AGENTS][48];
+};
+
+FIXTURE_VARIANT(generated) {
+	unsigned int seed;
+};
+
+FIXTURE_VARIANT_ADD(generated, seed_1) { .seed = 1 };
+FIXTURE_VARIANT_ADD(generated, seed_2) { .seed = 2 };
+FIXTURE_VARIANT_ADD(generated, seed_3) { .seed = 3 };
+FIXTURE_VARIANT_ADD(generated, seed_4) { .seed = 4 };
+FIXTURE_VARIANT_ADD(generated, seed_5) { .seed = 5 };
+FIXTURE_VARIANT_ADD(generated, seed_6) { .seed = 6 };
+
+FIXTURE_SETUP(generated)
+{
+	static char maps[GEN_NS][32];
+	unsigned long long mask = ALL_CAPS;
+	unsigned int seed = variant->seed;
+	struct agent_spec spec;
+	char text[32];
+	int i, c, parent;
+
+	for (i = 0; i < GEN_NS; i++) {
+		spec = (struct agent_spec){
+			.unshare = CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWNET,
+			.uid = 0,
+		};
+		parent = i ? (int)(rand_r(&seed) % (i + 1)) - 1 : -1;
+		if (parent < 0) {
+			spec.creator = rand_r(&seed) % 2 ? BOB : ALICE;
+			if (rand_r(&seed) % 2) {
+				snprintf(maps[i], sizeof(maps[i]),
+					 "0 %d 1000", 400000 + 1000 * i);
+				spec.uid_map = maps[i];
+			}
+		} else {
+			/* Root of the parent makes it, mapping itself. */
+			spec.join = self->agents[parent].pid;
+			spec.creator = 0;
+		}
+		/* Not CAP_SYS_ADMIN: it maps the ids of what comes below. */
+		for (c = 0; c < 3; c++)
+			if (rand_r(&seed) % 4 == 0)
+				spec.drop |= 1ULL << gen_caps[c];
+		ASSERT_EQ(0, agent_start(&self->agents[i], &spec));
+		snprintf(self->names[i], sizeof(self->names[i]),
+			 "root of G%d (parent %s%d, dropped %llx)", i,
+			 parent < 0 ? "host, creator " : "G",
+			 parent < 0 ? (int)spec.creator : parent, spec.drop);
+	}
+	ASSERT_EQ(0, agent_start(&self->agents[GEN_NS],
+				 &(struct agent_spec){ .creator = ALICE,
+						       .uid = KEEP }));
+	ASSERT_EQ(0, agent_start(&self->agents[GEN_NS + 1],
+				 &(struct agent_spec){ .creator = BOB,
+						       .uid = KEEP }));
+	snprintf(self->names[GEN_NS], sizeof(self->names[0]), "alice");
+	snprintf(self->names[GEN_NS + 1], sizeof(self->names[0]), "bob");
+
+	for (c = 0; c < 4; c++)
+		if (rand_r(&seed) % 4 == 0)
+			mask &= ~(1ULL << gen_caps[c]);
+	snprintf(text, sizeof(text), "%016llx\n", mask);
+	ASSERT_EQ(0, write_file(MASK_SYSCTL, text));
+	TH_LOG("seed %u: mask %016llx", variant->seed, mask);
+}
+
+FIXTURE_TEARDOWN(generated)
+{
+	char text[32];
+	int i;
+
+	snprintf(text, sizeof(text), "%016llx\n", ALL_CAPS);
+	write_file(MASK_SYSCTL, text);
+	for (i = GEN_AGENTS - 1; i >= 0; i--)
+		agent_stop(&self->agents[i]);
+}
+
+TEST_F(generated, real_operations)
+{
+	const char *names[GEN_AGENTS];
+	int i;
+
+	for (i = 0; i < GEN_AGENTS; i++)
+		names[i] = self->names[i];
+	ksft_print_msg("agreement: %d operations compared\n",
+		       compare_all(_metadata, self->agents, names,
+				   GEN_AGENTS));
 }
 
 /* The commands, run as a user would. */
