@@ -95,10 +95,11 @@ guest: kernel $(GUEST_BINS)
 	@SUITES="$(SUITES) $(TREE_TESTS)" PLAIN="nsfs_owner nsfs_pidns" \
 		scripts/initramfs.sh $(GUEST_BINS)
 
-check: guest
+check: guest $(B)/nscaps
 	@echo "check: booting the guest (log: $(B)/check.log)"
 	@scripts/qemu.sh check $(B)/check.log $(TIMEOUT) || true
-	@awk -v expect="kunit $(SUITES) $(TREE_TESTS)" \
+	@scripts/host-tool-check.sh $(B)/nscaps >>$(B)/check.log
+	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) host_tool" \
 		-f scripts/summarize.awk $(B)/check.log
 
 demo: guest

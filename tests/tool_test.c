@@ -506,6 +506,16 @@ TEST_F(cli, exec_lowers_the_set)
 		TH_LOG("%s", self->out);
 }
 
+TEST_F(cli, exec_keeps_only)
+{
+	char *argv[] = { "nscaps", "exec", "--keep", "SYS_ADMIN,cap_kill",
+			 "--", "/tests/nscaps", "show", "--json", NULL };
+
+	ASSERT_EQ(0, run(self->out, sizeof(self->out), ALICE, argv));
+	EXPECT_NE(NULL, strstr(self->out, "\"userns_set\":\"0000000000200020\""))
+		TH_LOG("%s", self->out);
+}
+
 /* Errors name the problem and exit 2. */
 FIXTURE(errors) {
 	char out[4096];
