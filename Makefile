@@ -33,8 +33,8 @@ GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo 
 TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
-.PHONY: help deps tree kernel guest check demo shell tool export-patches \
-	checkpatch check-series clean
+.PHONY: help deps tree kernel guest check check-debug demo shell tool \
+	export-patches checkpatch check-series clean
 
 help:
 	@sed -n '2,7s/^# \{0,1\}//p' Makefile
@@ -42,6 +42,7 @@ help:
 	@echo "  make tree            build/linux: Debian's tree + kernel/series"
 	@echo "  make kernel          build/bzImage from tinyconfig + kernel/config/"
 	@echo "  make tool            build/nscaps, the tool, for this machine"
+	@echo "  make check-debug     the suites on a KASAN/kmemleak/lockdep kernel"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
 	@echo "  make check-series    build every patch on its own, checkpatch each"
@@ -110,6 +111,20 @@ demo: guest
 
 shell: guest
 	@scripts/qemu.sh shell
+
+# The same suites on a kernel built with kernel/config/debug/debug.config
+# (KASAN, kmemleak, lockdep, RCU and atomic-sleep checks, UBSAN, list and
+# object debugging), then a kmemleak scan; any report fails.
+DEBUG_TIMEOUT ?= 1800
+check-debug: guest $(B)/nscaps
+	@EXTRA_FRAGMENTS=$(CURDIR)/kernel/config/debug/debug.config \
+		KBUILD_OUT=$(CURDIR)/$(B)/kbuild-debug \
+		BZIMAGE=$(CURDIR)/$(B)/bzImage-debug scripts/kernel.sh
+	@echo "check-debug: booting the debug kernel (log: $(B)/check-debug.log)"
+	@KERNEL=$(B)/bzImage-debug APPEND=nscaps.debug=1 \
+		scripts/qemu.sh check $(B)/check-debug.log $(DEBUG_TIMEOUT) || true
+	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) kmemleak" \
+		-f scripts/summarize.awk $(B)/check-debug.log
 
 export-patches:
 	@scripts/export-patches.sh

@@ -8,7 +8,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=${KSRC:-$top/build/linux}
 out=${KBUILD_OUT:-$top/build/kbuild}
-fragments=$(ls "$top"/kernel/config/*.config)
+fragments="$(ls "$top"/kernel/config/*.config) ${EXTRA_FRAGMENTS:-}"
 kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
 mkdir -p "$out"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Boot build/bzImage with build/initramfs.cpio.gz under TCG.
+# Boot build/bzImage (or $KERNEL) with build/initramfs.cpio.gz under TCG.
 #   qemu.sh MODE LOG TIMEOUT   serial console to LOG, killed after TIMEOUT s
 #   qemu.sh shell              interactive, console on this terminal
 set -eu
@@ -7,8 +7,8 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=$1
 args=(-accel tcg -m 1G -smp 2 -no-reboot -nodefaults
-      -kernel "$top/build/bzImage" -initrd "$top/build/initramfs.cpio.gz")
-cmdline="console=ttyS0 panic=-1 oops=panic nscaps.mode=$mode"
+      -kernel "${KERNEL:-$top/build/bzImage}" -initrd "$top/build/initramfs.cpio.gz")
+cmdline="console=ttyS0 panic=-1 oops=panic nscaps.mode=$mode ${APPEND:-}"
 
 if [ "$mode" = shell ]; then
 	exec qemu-system-x86_64 "${args[@]}" -nographic -serial mon:stdio \

@@ -33,7 +33,7 @@ function close_plan(   i) {
 }
 BEGIN { cur = "kunit"; n = split(expect, want, " ") }
 { sub(/\r$/, "") }
-!/^ *(#|ok |not ok )/ && /(BUG:|WARNING:|Oops|Kernel panic|general protection fault|UBSAN:|Call Trace:)/ {
+!/^ *(#|ok |not ok )/ && /(BUG:|WARNING:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN|ODEBUG:|list_add corruption|list_del corruption|Call Trace:)/ {
 	fail("kernel: " $0)
 }
 /^==> suite / { close_plan(); cur = $3; started[cur] = 1; next }
