@@ -2,12 +2,13 @@
 # Pack the guest's initramfs: static busybox, guest/init and the static
 # programs given as arguments.  SUITES names, in order, the programs that
 # guest/init runs in check mode; those also named in PLAIN report by exit
-# status only and are turned into one TAP result each.
+# status only and are turned into one TAP result each.  OUT names another
+# archive (make bench).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$top/build/initramfs.cpio.gz
-root=$top/build/initramfs
+out=${OUT:-$top/build/initramfs.cpio.gz}
+root=${out%.cpio.gz}
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,etc,proc,sys,tmp,root,tests}
 cp /bin/busybox "$root/bin/busybox"

@@ -2,13 +2,14 @@
 # Configure and build the guest kernel: tinyconfig plus the fragments in
 # kernel/config/, checked option by option, built with ccache into
 # build/kbuild.  The image is copied to build/bzImage.  KSRC, KBUILD_OUT
-# and BZIMAGE build another tree, elsewhere (make check-series).
+# and BZIMAGE build another tree, elsewhere (make check-series); FRAGMENTS
+# replaces the list of fragments (make bench: no KUnit).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=${KSRC:-$top/build/linux}
 out=${KBUILD_OUT:-$top/build/kbuild}
-fragments="$(ls "$top"/kernel/config/*.config) ${EXTRA_FRAGMENTS:-}"
+fragments="${FRAGMENTS:-$(ls "$top"/kernel/config/*.config)} ${EXTRA_FRAGMENTS:-}"
 kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
 mkdir -p "$out"

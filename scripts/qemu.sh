@@ -1,13 +1,17 @@
 #!/bin/bash
-# Boot build/bzImage (or $KERNEL) with build/initramfs.cpio.gz under TCG.
+# Boot build/bzImage (or $KERNEL) with build/initramfs.cpio.gz (or $INITRD)
+# under TCG.
 #   qemu.sh MODE LOG TIMEOUT   serial console to LOG, killed after TIMEOUT s
 #   qemu.sh shell              interactive, console on this terminal
+# SMP sets the CPU count (2), QEMU_OPTS adds options (make bench: -icount).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=$1
-args=(-accel tcg -m 1G -smp 2 -no-reboot -nodefaults
-      -kernel "${KERNEL:-$top/build/bzImage}" -initrd "$top/build/initramfs.cpio.gz")
+# shellcheck disable=SC2206
+args=(-accel tcg -m 1G -smp "${SMP:-2}" -no-reboot -nodefaults ${QEMU_OPTS:-}
+      -kernel "${KERNEL:-$top/build/bzImage}"
+      -initrd "${INITRD:-$top/build/initramfs.cpio.gz}")
 cmdline="console=ttyS0 panic=-1 oops=panic nscaps.mode=$mode ${APPEND:-}"
 
 if [ "$mode" = shell ]; then
