@@ -14,30 +14,7 @@
 #include "kselftest_harness.h"
 #include "nscaps_test.h"
 
-#define MASK_PATH	"/proc/sys/kernel/userns_cap_mask"
 #define NET		(1LL << CAP_NET_ADMIN)
-#define ALL_CAPS	((1LL << (CAP_LAST_CAP + 1)) - 1)
-
-static int set_mask(unsigned long long mask)
-{
-	char text[32];
-
-	snprintf(text, sizeof(text), "%016llx\n", mask);
-	return write_file(MASK_PATH, text);
-}
-
-static long long get_mask(void)
-{
-	char text[64] = "";
-	ssize_t n;
-	int fd = open(MASK_PATH, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	return n > 0 ? strtoll(text, NULL, 16) : -1;
-}
 
 static long long ns_ceiling(pid_t pid)
 {
@@ -508,26 +485,6 @@ static int report(void)
 	    HAS(task_caps(0, "CapEff:"), CAP_NET_ADMIN))
 		status |= 2;
 	return status;
-}
-
-static int copy_self(const char *to, uid_t owner, mode_t mode)
-{
-	char buf[65536];
-	int in, out, err = 0;
-	ssize_t n;
-
-	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
-	if (in < 0 || out < 0)
-		return -errno;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			err = -EIO;
-	close(in);
-	close(out);
-	if (!err && (chown(to, owner, owner) || chmod(to, mode)))
-		err = -errno;
-	return err;
 }
 
 FIXTURE(exec) {

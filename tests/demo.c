@@ -175,29 +175,6 @@ static void seed_walkthrough(struct agent *a)
 	nwrong += strcmp(now.nodename, host.nodename) != 0;
 }
 
-#define MASK_PATH "/proc/sys/kernel/userns_cap_mask"
-
-static unsigned long long read_mask(void)
-{
-	char text[32] = "";
-	FILE *f = fopen(MASK_PATH, "r");
-
-	if (f) {
-		if (!fgets(text, sizeof(text), f))
-			text[0] = '\0';
-		fclose(f);
-	}
-	return strtoull(text, NULL, 16);
-}
-
-static int write_mask(unsigned long long mask)
-{
-	char text[32];
-
-	snprintf(text, sizeof(text), "%016llx\n", mask);
-	return -write_file(MASK_PATH, text);
-}
-
 static unsigned long long ceiling_of(pid_t pid)
 {
 	char path[64];
@@ -282,7 +259,7 @@ static void clamp_walkthrough(void)
 	struct agent_spec sspec = { .creator = ALICE, .uid = 0,
 				    .drop = 1ULL << CAP_NET_ADMIN,
 				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
-	unsigned long long full = read_mask();
+	unsigned long long full = get_mask();
 	unsigned long long policy = full & ~(1ULL << CAP_NET_ADMIN);
 	struct agent c = {}, sb = {};
 	char line[256];
@@ -309,7 +286,7 @@ static void clamp_walkthrough(void)
 		 "the administrator sets kernel.userns_cap_mask to %016llx, "
 		 "taking CAP_NET_ADMIN (bit 12) out of every container",
 		 policy);
-	report(line, write_mask(policy), 0,
+	report(line, -set_mask(policy), 0,
 	       "writing it needs CAP_SYS_ADMIN in the initial namespace; the "
 	       "mask applies at every check, no restart needed");
 
@@ -331,7 +308,7 @@ static void clamp_walkthrough(void)
 	       "the administrator still manages the container");
 
 	report("the administrator restores the mask",
-	       write_mask(full), 0, "raising the mask restores N at once");
+	       -set_mask(full), 0, "raising the mask restores N at once");
 	report("root of N adds a dummy link",
 	       agent_do(&c, OP_ADD_DUMMY, 0, 0, "dummy1"), 0,
 	       "nothing holds CAP_NET_ADMIN back any more");

@@ -75,6 +75,11 @@ struct agent_spec {
 	const char *caps;
 	/* Capabilities to lower from the user namespace set, after @creator. */
 	unsigned long long drop;
+	/*
+	 * Block SIGUSR1 rather than ignore it, so that a signal that got
+	 * through stays pending where the test can see it (task_pending()).
+	 */
+	bool victim;
 };
 
 enum agent_op {
@@ -95,6 +100,7 @@ enum agent_op {
 	OP_EXEC,		/* run str, return its exit status */
 	OP_NO_NEW_PRIVS,	/* prctl(PR_SET_NO_NEW_PRIVS, 1) */
 	OP_TRY_SETNS,		/* in a child: setns(/proc/pid/ns/user) */
+	OP_CALL,		/* ((agent_fn)arg)(cmd): a suite's own step */
 };
 
 struct agent_cmd {
@@ -103,6 +109,12 @@ struct agent_cmd {
 	long arg;
 	char str[64];
 };
+
+/*
+ * A step of a suite's own, run by the agent: the agent is forked from the
+ * suite, so a function pointer passed as OP_CALL's arg is valid there.
+ */
+typedef int (*agent_fn)(const struct agent_cmd *c);
 
 struct agent {
 	pid_t pid;
@@ -318,6 +330,8 @@ static inline int agent_op(const struct agent_cmd *c)
 	}
 	case OP_NO_NEW_PRIVS:
 		return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ? errno : 0;
+	case OP_CALL:
+		return ((agent_fn)c->arg)(c);
 	case OP_LO_UP:
 		return net_lo_up();
 	case OP_ADD_DUMMY:
@@ -384,7 +398,15 @@ static inline void agent_main(const struct agent_spec *s, int cmd, int res)
 	if (!err && s->caps)
 		err = set_caps(s->caps);
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	signal(SIGUSR1, SIG_IGN);
+	if (s->victim) {
+		sigset_t usr1;
+
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		sigprocmask(SIG_BLOCK, &usr1, NULL);
+	} else {
+		signal(SIGUSR1, SIG_IGN);
+	}
 	if (write(res, &err, sizeof(err)) != sizeof(err) || err)
 		_exit(1);
 
@@ -476,7 +498,7 @@ static inline long task_id(pid_t pid, const char *field)
 	return id;
 }
 
-/* A capability set of a task, "CapEff:" or "CapUns:", or -1. */
+/* A hexadecimal field of a task's status, "CapEff:", "CapUns:" ..., or -1. */
 static inline long long task_caps(pid_t pid, const char *field)
 {
 	char path[64], line[256], fmt[16];
@@ -498,6 +520,58 @@ static inline long long task_caps(pid_t pid, const char *field)
 }
 
 #define HAS(caps, cap)	(((caps) >> (cap)) & 1)
+#define ALL_CAPS	((1LL << (CAP_LAST_CAP + 1)) - 1)
+
+/* Signals pending for a task, its own and its process's: "SigPnd|ShdPnd". */
+static inline long long task_pending(pid_t pid)
+{
+	return task_caps(pid, "SigPnd:") | task_caps(pid, "ShdPnd:");
+}
+
+/* Copy the running program to @to, owned by @owner, with @mode. */
+static inline int copy_self(const char *to, uid_t owner, mode_t mode)
+{
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t n;
+
+	in = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0700);
+	if (in < 0 || out < 0)
+		return -errno;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			err = -EIO;
+	close(in);
+	close(out);
+	if (!err && (chown(to, owner, owner) || chmod(to, mode)))
+		err = -errno;
+	return err;
+}
+
+/* kernel.userns_cap_mask, written and read as hexadecimal. */
+#define MASK_PATH	"/proc/sys/kernel/userns_cap_mask"
+
+static inline int set_mask(unsigned long long mask)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%016llx\n", mask);
+	return write_file(MASK_PATH, text);
+}
+
+static inline long long get_mask(void)
+{
+	char text[64] = "";
+	ssize_t n;
+	int fd = open(MASK_PATH, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	return n > 0 ? strtoll(text, NULL, 16) : -1;
+}
 
 static inline long task_kuid(pid_t pid)
 {

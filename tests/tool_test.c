@@ -30,53 +30,9 @@
 
 #include "kselftest_harness.h"
 #include "nscaps_tree.h"
-#include "model.h"
-#include "nsinfo.h"
+#include "nscaps_agree.h"
 
 #define KILL_AND_ADMIN	((1ULL << CAP_KILL) | (1ULL << CAP_SYS_ADMIN))
-#define ALL_CAPS	((1ULL << (CAP_LAST_CAP + 1)) - 1)
-
-/* Real, effective and saved uid or gid, from "Uid:" or "Gid:". */
-static void read_ids(pid_t pid, const char *field, long ids[3])
-{
-	char path[64], line[256], fmt[32];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	snprintf(fmt, sizeof(fmt), "%s %%ld %%ld %%ld", field);
-	f = fopen(path, "r");
-	ids[0] = ids[1] = ids[2] = -1;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, fmt, &ids[0], &ids[1], &ids[2]) == 3)
-			break;
-	fclose(f);
-}
-
-/* __ptrace_may_access(), REALCREDS: the caller's uid and gid are all of
- * the target's. */
-static bool ptrace_ids_match(pid_t caller, pid_t target)
-{
-	long cu[3], tu[3], cg[3], tg[3];
-
-	read_ids(caller, "Uid:", cu);
-	read_ids(target, "Uid:", tu);
-	read_ids(caller, "Gid:", cg);
-	read_ids(target, "Gid:", tg);
-	return cu[0] == tu[0] && cu[0] == tu[1] && cu[0] == tu[2] &&
-	       cg[0] == tg[0] && cg[0] == tg[1] && cg[0] == tg[2];
-}
-
-/* kill_ok_by_cred(): sender's euid or uid is the target's uid or suid. */
-static bool uid_match(pid_t sender, pid_t target)
-{
-	long s[3], t[3];
-
-	read_ids(sender, "Uid:", s);
-	read_ids(target, "Uid:", t);
-	return s[1] == t[2] || s[1] == t[0] || s[0] == t[2] || s[0] == t[0];
-}
 
 FIXTURE(agree) {
 	struct agent agents[NR_ROLES];
@@ -139,53 +95,6 @@ FIXTURE_TEARDOWN(agree)
 	tree_stop(self->agents);
 }
 
-/* The model's answer: @actor, @cap, in the owner of @target's @type ns. */
-static bool predict_ns(struct ns_table *t, pid_t actor, pid_t target,
-		       const char *type, int cap)
-{
-	const struct model_ns *ns;
-	struct task_info ti;
-	char what[128], path[64];
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", target, type);
-	if (nsinfo_task(t, actor, &ti))
-		return false;
-	fd = nsinfo_open_target(path, what, sizeof(what));
-	if (fd < 0)
-		return false;
-	ns = nsinfo_user_ns(t, fd);
-	close(fd);
-	return ns && model_capable(&(struct model_cred){ ti.ns, ti.euid,
-							 ti.effective,
-							 ti.userns_set },
-				   ns, cap, t->mask, NULL);
-}
-
-static bool predict(struct ns_table *t, pid_t actor, pid_t target, int cap)
-{
-	return predict_ns(t, actor, target, "user", cap);
-}
-
-static bool predict_attach(struct ns_table *t, pid_t caller, pid_t target)
-{
-	bool cap = predict(t, caller, target, CAP_SYS_PTRACE);
-	bool subset = ns_ino(caller, "user") == ns_ino(target, "user") &&
-		      !(task_caps(target, "CapPrm:") &
-			~task_caps(caller, "CapPrm:"));
-
-	return (ptrace_ids_match(caller, target) || cap) && (subset || cap);
-}
-
-#define AGREE(want, err, what, a, b) do {				\
-	EXPECT_EQ(want, !(err)) {					\
-		TH_LOG("%s %s -> %s: model says %s, kernel %s", what,	\
-		       names[a], names[b], (want) ? "allowed" : "denied",	\
-		       errname(err));					\
-	}								\
-	compared++;							\
-} while (0)
-
 /*
  * Every agent acts on its own uts and network namespaces, and on every
  * other agent; returns how many operations were compared.
@@ -194,7 +103,7 @@ static int compare_all(struct __test_metadata *_metadata,
 		       struct agent *agents, const char *const *names, int n)
 {
 	static struct ns_table t;
-	int a, b, compared = 0, err;
+	int a, b, op, compared = 0, err;
 	bool want;
 
 	nsinfo_init(&t);
@@ -202,37 +111,27 @@ static int compare_all(struct __test_metadata *_metadata,
 	ASSERT_TRUE(t.has_mask);
 
 	for (a = 0; a < n; a++) {
-		pid_t actor = agents[a].pid;
-
-		want = predict_ns(&t, actor, actor, "uts", CAP_SYS_ADMIN);
-		err = agent_do(&agents[a], OP_SETHOSTNAME, 0, 0, "x");
-		AGREE(want, err, "sethostname", a, a);
-		want = predict_ns(&t, actor, actor, "net", CAP_NET_ADMIN);
-		err = agent_do(&agents[a], OP_LO_UP, 0, 0, NULL);
-		AGREE(want, err, "lo up", a, a);
-
 		for (b = 0; b < n; b++) {
-			pid_t target = agents[b].pid;
-
-			if (a == b)
-				continue;
-			want = uid_match(actor, target) ||
-			       predict(&t, actor, target, CAP_KILL);
-			err = agent_do(&agents[a], OP_KILL, target, 0, NULL);
-			AGREE(want, err, "signal", a, b);
-
-			want = predict_attach(&t, actor, target);
-			err = agent_do(&agents[a], OP_ATTACH, target, 0, NULL);
-			AGREE(want, err, "ptrace attach", a, b);
-
-			if (ns_ino(actor, "user") == ns_ino(target, "user"))
-				continue;
-			/* Opening /proc/PID/ns/user is a ptrace read check. */
-			want = predict_attach(&t, actor, target) &&
-			       predict(&t, actor, target, CAP_SYS_ADMIN);
-			err = agent_do(&agents[a], OP_TRY_SETNS, target, 0,
-				       NULL);
-			AGREE(want, err, "setns", a, b);
+			for (op = 0; op < NR_AG_OPS; op++) {
+				/* Its own namespaces, or another agent. */
+				if ((op >= AG_HOSTNAME) != (a == b))
+					continue;
+				/* setns() into its own namespace: EINVAL. */
+				if (op == AG_SETNS &&
+				    ns_ino(agents[a].pid, "user") ==
+				    ns_ino(agents[b].pid, "user"))
+					continue;
+				err = agree_one(&t, &agents[a], agents[b].pid,
+						op, &want);
+				EXPECT_EQ(want, !err) {
+					TH_LOG("%s %s -> %s: model says %s, kernel %s",
+					       agree_op_names[op], names[a],
+					       names[b],
+					       want ? "allowed" : "denied",
+					       errname(err));
+				}
+				compared++;
+			}
 		}
 	}
 	return compared;
@@ -247,113 +146,6 @@ TEST_F(agree, real_operations)
 		names[r] = tree_nodes[r].name;
 	ksft_print_msg("agreement: %d operations compared\n",
 		       compare_all(_metadata, self->agents, names, NR_ROLES));
-}
-
-/*
- * Generated trees: from a fixed seed, GEN_NS user namespaces, each made by
- * alice or bob on the host or by root of an earlier one, each with its own
- * uts and network namespaces, some with ids mapped by real root, some by
- * their creator; creators drop random capabilities from their sets, and a
- * random mask is set once the tree stands.  Agents: root of every
- * namespace, alice and bob.
- */
-#define GEN_NS		6
-#define GEN_AGENTS	(GEN_NS + 2)
-
-static const int gen_caps[] = { CAP_KILL, CAP_SYS_PTRACE, CAP_NET_ADMIN,
-				CAP_SYS_ADMIN };
-
-FIXTURE(generated) {
-	struct agent agents[GEN_AGENTS];
-	char names[GEN_AGENTS][48];
-};
-
-FIXTURE_VARIANT(generated) {
-	unsigned int seed;
-};
-
-FIXTURE_VARIANT_ADD(generated, seed_1) { .seed = 1 };
-FIXTURE_VARIANT_ADD(generated, seed_2) { .seed = 2 };
-FIXTURE_VARIANT_ADD(generated, seed_3) { .seed = 3 };
-FIXTURE_VARIANT_ADD(generated, seed_4) { .seed = 4 };
-FIXTURE_VARIANT_ADD(generated, seed_5) { .seed = 5 };
-FIXTURE_VARIANT_ADD(generated, seed_6) { .seed = 6 };
-
-FIXTURE_SETUP(generated)
-{
-	static char maps[GEN_NS][32];
-	unsigned long long mask = ALL_CAPS;
-	unsigned int seed = variant->seed;
-	struct agent_spec spec;
-	char text[32];
-	int i, c, parent;
-
-	for (i = 0; i < GEN_NS; i++) {
-		spec = (struct agent_spec){
-			.unshare = CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWNET,
-			.uid = 0,
-		};
-		parent = i ? (int)(rand_r(&seed) % (i + 1)) - 1 : -1;
-		if (parent < 0) {
-			spec.creator = rand_r(&seed) % 2 ? BOB : ALICE;
-			if (rand_r(&seed) % 2) {
-				snprintf(maps[i], sizeof(maps[i]),
-					 "0 %d 1000", 400000 + 1000 * i);
-				spec.uid_map = maps[i];
-			}
-		} else {
-			/* Root of the parent makes it, mapping itself. */
-			spec.join = self->agents[parent].pid;
-			spec.creator = 0;
-		}
-		/* Not CAP_SYS_ADMIN: it maps the ids of what comes below. */
-		for (c = 0; c < 3; c++)
-			if (rand_r(&seed) % 4 == 0)
-				spec.drop |= 1ULL << gen_caps[c];
-		ASSERT_EQ(0, agent_start(&self->agents[i], &spec));
-		snprintf(self->names[i], sizeof(self->names[i]),
-			 "root of G%d (parent %s%d, dropped %llx)", i,
-			 parent < 0 ? "host, creator " : "G",
-			 parent < 0 ? (int)spec.creator : parent, spec.drop);
-	}
-	ASSERT_EQ(0, agent_start(&self->agents[GEN_NS],
-				 &(struct agent_spec){ .creator = ALICE,
-						       .uid = KEEP }));
-	ASSERT_EQ(0, agent_start(&self->agents[GEN_NS + 1],
-				 &(struct agent_spec){ .creator = BOB,
-						       .uid = KEEP }));
-	snprintf(self->names[GEN_NS], sizeof(self->names[0]), "alice");
-	snprintf(self->names[GEN_NS + 1], sizeof(self->names[0]), "bob");
-
-	for (c = 0; c < 4; c++)
-		if (rand_r(&seed) % 4 == 0)
-			mask &= ~(1ULL << gen_caps[c]);
-	snprintf(text, sizeof(text), "%016llx\n", mask);
-	ASSERT_EQ(0, write_file(MASK_SYSCTL, text));
-	TH_LOG("seed %u: mask %016llx", variant->seed, mask);
-}
-
-FIXTURE_TEARDOWN(generated)
-{
-	char text[32];
-	int i;
-
-	snprintf(text, sizeof(text), "%016llx\n", ALL_CAPS);
-	write_file(MASK_SYSCTL, text);
-	for (i = GEN_AGENTS - 1; i >= 0; i--)
-		agent_stop(&self->agents[i]);
-}
-
-TEST_F(generated, real_operations)
-{
-	const char *names[GEN_AGENTS];
-	int i;
-
-	for (i = 0; i < GEN_AGENTS; i++)
-		names[i] = self->names[i];
-	ksft_print_msg("agreement: %d operations compared\n",
-		       compare_all(_metadata, self->agents, names,
-				   GEN_AGENTS));
 }
 
 /* The commands, run as a user would. */
