@@ -24,7 +24,7 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
-	tool_test
+	escape_test tool_test fuzz_test stress_test
 # The tree's own selftests for this area; the nsfs ones are plain programs
 # (exit status only) that guest/init reports as one test each.
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
@@ -34,7 +34,7 @@ TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
 .PHONY: help deps tree kernel guest check check-debug demo shell tool \
-	export-patches checkpatch check-series clean
+	fuzz bench export-patches checkpatch check-series clean
 
 help:
 	@sed -n '2,7s/^# \{0,1\}//p' Makefile
@@ -43,6 +43,8 @@ help:
 	@echo "  make kernel          build/bzImage from tinyconfig + kernel/config/"
 	@echo "  make tool            build/nscaps, the tool, for this machine"
 	@echo "  make check-debug     the suites on a KASAN/kmemleak/lockdep kernel"
+	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
+	@echo "  make bench           ours against the stock tree: build/bench/"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
 	@echo "  make check-series    build every patch on its own, checkpatch each"
@@ -78,8 +80,8 @@ $(B)/tests/nscaps: $(TOOL_SRC) tool/*.h kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -Itool -o $@ $(TOOL_SRC) -lcap
 
-$(B)/tests/tool_test: tests/tool_test.c $(TOOL_LIB) tool/*.h tests/*.h \
-		kernel/series | kernel
+$(B)/tests/tool_test $(B)/tests/fuzz_test: $(B)/tests/%: tests/%.c $(TOOL_LIB) \
+		tool/*.h tests/*.h kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -Itool -o $@ $< $(TOOL_LIB) -lcap
 
@@ -112,6 +114,13 @@ demo: guest
 shell: guest
 	@scripts/qemu.sh shell
 
+# Differential fuzzing, long runs: N trees from SEED (make check runs a
+# fixed list of seeds).  A divergence prints the command that replays it.
+SEED ?= 1000
+N ?= 100
+fuzz: guest
+	@scripts/fuzz.sh $(SEED) $(N)
+
 # The same suites on a kernel built with kernel/config/debug/debug.config
 # (KASAN, kmemleak, lockdep, RCU and atomic-sleep checks, UBSAN, list and
 # object debugging), then a kmemleak scan; any report fails.
@@ -125,6 +134,11 @@ check-debug: guest $(B)/nscaps
 		scripts/qemu.sh check $(B)/check-debug.log $(DEBUG_TIMEOUT) || true
 	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) kmemleak" \
 		-f scripts/summarize.awk $(B)/check-debug.log
+
+# Stock (debian-base) against ours, same fragment, alternate boots; then
+# -icount for instruction counts.  RUNS=5 ICOUNT_RUNS=2 by default.
+bench: tree
+	@scripts/bench.sh
 
 export-patches:
 	@scripts/export-patches.sh
