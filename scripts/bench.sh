@@ -1,0 +1,60 @@
+#!/bin/bash
+# make bench: the stock Debian tree (tag debian-base, in a worktree) and
+# ours (build/linux, the series applied), built from the same fragments
+# (base, no KUnit, plus kernel/config/bench/: -O2) into build/bench/,
+# booted alternately RUNS times each with
+# bench/nscaps_bench, then once each under -icount for instruction counts.
+# Results: build/bench/runs.csv, summary.csv, bench.png.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/bench
+tree=$top/build/linux
+runs=${RUNS:-5}
+icount_runs=${ICOUNT_RUNS:-2}
+limit=${BENCH_TIMEOUT:-900}
+mkdir -p "$out"
+
+git -C "$tree" worktree prune
+[ -d "$out/stock-tree" ] ||
+	git -C "$tree" worktree add -q --detach "$out/stock-tree" debian-base
+git -C "$out/stock-tree" checkout -q --detach debian-base
+for k in stock ours; do
+	src=$tree
+	[ "$k" = stock ] && src=$out/stock-tree
+	echo "bench: building the $k kernel ($(git -C "$src" describe --always --tags))"
+	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/bench/bench.config" \
+		KSRC=$src \
+		KBUILD_OUT=$out/kbuild-$k BZIMAGE=$out/bzImage-$k \
+		"$top/scripts/kernel.sh"
+done
+
+gcc -O2 -Wall -Wextra -Wno-unused-parameter -static \
+	-o "$out/nscaps_bench" "$top/bench/nscaps_bench.c"
+SUITES="" OUT=$out/initramfs.cpio.gz "$top/scripts/initramfs.sh" \
+	"$out/nscaps_bench"
+
+csv=$out/runs.csv
+echo "kernel,clock,run,label,op,iterations,ticks_per_op,ns_per_op" >"$csv"
+boot() { # kernel clock run
+	local log=$out/boot-$1-$2-$3.log opts=
+	[ "$2" = icount ] && opts="-icount shift=0,sleep=off"
+	echo "bench: $1 kernel, $2 clock, run $3"
+	KERNEL=$out/bzImage-$1 INITRD=$out/initramfs.cpio.gz SMP=1 \
+		QEMU_OPTS="$opts" "$top/scripts/qemu.sh" bench "$log" "$limit"
+	grep -q '^==> bench done rc=0' "$log" ||
+		{ echo "bench: the run failed, see $log" >&2; exit 1; }
+	sed -n "s/^bench,/$1,$2,$3,/p" "$log" | tr -d '\r' >>"$csv"
+}
+for run in $(seq "$runs"); do
+	boot stock wall "$run"
+	boot ours wall "$run"
+done
+for run in $(seq "$icount_runs"); do
+	boot stock icount "$run"
+	boot ours icount "$run"
+done
+
+python3 "$top/bench/report.py" "$csv" "$out"
+gnuplot -e "data='$out/chart.dat'; out='$out/bench.png'" "$top/bench/chart.gp"
+echo "bench: $csv, $out/summary.csv, $out/bench.png"
