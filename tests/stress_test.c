@@ -157,7 +157,20 @@ static long settled(const char *cache, long baseline, long slack)
 	return now;
 }
 
-TEST(cycles_leave_nothing_behind)
+FIXTURE(cycles) {};
+FIXTURE_SETUP(cycles)
+{
+	ASSERT_EQ(ALL_CAPS, get_mask()) {
+		TH_LOG("the mask was left lowered before this suite");
+	}
+}
+FIXTURE_TEARDOWN(cycles)
+{
+	set_mask(ALL_CAPS);
+}
+
+/* Minutes on a KASAN kernel under TCG. */
+TEST_F_TIMEOUT(cycles, leave_nothing_behind, 1200)
 {
 	static const uid_t users[] = { ALICE, BOB, CAROL, ALICE };
 	const char *env = getenv("NSCAPS_STRESS_CYCLES");
