@@ -14,6 +14,6 @@ log=$top/build/fuzz.log
 # A tree takes a few seconds under TCG; allow ten.
 APPEND="nscaps.fuzz=$seed,$n" "$top/scripts/qemu.sh" fuzz "$log" \
 	$((120 + 10 * n)) || true
-sed -n '/^==> fuzz$/,/^==> fuzz done/p' "$log" | sed '1d;$d'
+tr -d '\r' <"$log" | sed -n '/^==> fuzz$/,/^==> fuzz done/p' | sed '1d;$d'
 grep -q '^==> fuzz done rc=0' "$log" ||
 	{ echo "fuzz: divergences, or the run did not finish; see $log" >&2; exit 1; }
