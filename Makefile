@@ -124,13 +124,16 @@ fuzz: guest
 # The same suites on a kernel built with kernel/config/debug/debug.config
 # (KASAN, kmemleak, lockdep, RCU and atomic-sleep checks, UBSAN, list and
 # object debugging), then a kmemleak scan; any report fails.
-DEBUG_TIMEOUT ?= 1800
+DEBUG_TIMEOUT ?= 2400
+# The stress suite's cycles on the debug kernel (make check: 10000).
+DEBUG_STRESS_CYCLES ?= 10000
 check-debug: guest $(B)/nscaps
 	@EXTRA_FRAGMENTS=$(CURDIR)/kernel/config/debug/debug.config \
 		KBUILD_OUT=$(CURDIR)/$(B)/kbuild-debug \
 		BZIMAGE=$(CURDIR)/$(B)/bzImage-debug scripts/kernel.sh
 	@echo "check-debug: booting the debug kernel (log: $(B)/check-debug.log)"
-	@KERNEL=$(B)/bzImage-debug APPEND=nscaps.debug=1 \
+	@KERNEL=$(B)/bzImage-debug \
+		APPEND="nscaps.debug=1 nscaps.stress=$(DEBUG_STRESS_CYCLES)" \
 		scripts/qemu.sh check $(B)/check-debug.log $(DEBUG_TIMEOUT) || true
 	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) kmemleak" \
 		-f scripts/summarize.awk $(B)/check-debug.log
