@@ -133,7 +133,7 @@ check-debug: guest $(B)/nscaps
 		BZIMAGE=$(CURDIR)/$(B)/bzImage-debug scripts/kernel.sh
 	@echo "check-debug: booting the debug kernel (log: $(B)/check-debug.log)"
 	@KERNEL=$(B)/bzImage-debug \
-		APPEND="nscaps.debug=1 nscaps.stress=$(DEBUG_STRESS_CYCLES)" \
+		APPEND="nscaps.debug=1 nscaps.kasan=1 nscaps.stress=$(DEBUG_STRESS_CYCLES)" \
 		scripts/qemu.sh check $(B)/check-debug.log $(DEBUG_TIMEOUT) || true
 	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) kmemleak" \
 		-f scripts/summarize.awk $(B)/check-debug.log

@@ -238,8 +238,17 @@ TEST_F_TIMEOUT(cycles, leave_nothing_behind, 1200)
 		       cycles / nworkers * nworkers,
 		       t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 		       nworkers, refused, ns0, ns1, cred0, cred1);
-	EXPECT_LE(ns1, ns0 + 16);
-	EXPECT_LE(cred1, cred0 + 64);
+	/*
+	 * KASAN's quarantine holds freed objects back from their caches,
+	 * still counted active, for as long as it has room: on such a
+	 * kernel (make check-debug) only the exact count below tells.
+	 */
+	if (getenv("NSCAPS_KASAN")) {
+		ksft_print_msg("stress: slab counts not compared: KASAN quarantine\n");
+	} else {
+		EXPECT_LE(ns1, ns0 + 16);
+		EXPECT_LE(cred1, cred0 + 64);
+	}
 	EXPECT_EQ(0, refused);
 
 	/* Exact: with the limit at 3, each user gets 3 namespaces, not 4. */
