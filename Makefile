@@ -96,13 +96,13 @@ $(B)/tests/nsfs_%: kernel/series | kernel
 
 guest: kernel $(GUEST_BINS)
 	@SUITES="$(SUITES) $(TREE_TESTS)" PLAIN="nsfs_owner nsfs_pidns" \
-		scripts/initramfs.sh $(GUEST_BINS)
+		MODULES=$(KOUT)/modroot scripts/initramfs.sh $(GUEST_BINS)
 
 check: guest $(B)/nscaps
 	@echo "check: booting the guest (log: $(B)/check.log)"
 	@scripts/qemu.sh check $(B)/check.log $(TIMEOUT) || true
 	@scripts/host-tool-check.sh $(B)/nscaps >>$(B)/check.log
-	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) host_tool" \
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) host_tool" \
 		-f scripts/summarize.awk $(B)/check.log
 
 demo: guest

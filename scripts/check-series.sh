@@ -1,8 +1,10 @@
 #!/bin/bash
-# Build every prefix of the series, one patch at a time, and run
-# checkpatch.pl --strict on each patch: every patch must build on its own.
-# Uses a worktree of build/linux (build/series-tree) and its own output
-# directory, so the main build is left alone.
+# Build every prefix of the series, one patch at a time, twice (the KUnit
+# suites as a module, as distributions build KUnit, and built in), and run
+# checkpatch.pl --strict on each patch: every patch must build on its own,
+# either way, without a warning.  Uses a worktree of build/linux
+# (build/series-tree) and output directories of its own, so the main build
+# is left alone.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,27 +13,35 @@ wt=$top/build/series-tree
 git -C "$tree" worktree prune
 [ -d "$wt" ] || git -C "$tree" worktree add -q --detach "$wt" debian-base
 
+# build NAME [FRAGMENT]: build the worktree into build/series-kbuild-NAME.
+build() {
+	local log=$top/build/series-build-$1.log
+	if EXTRA_FRAGMENTS=${2:-} KSRC=$wt KBUILD_OUT=$top/build/series-kbuild-$1 \
+	   BZIMAGE=$top/build/series-bzImage-$1 "$top/scripts/kernel.sh" \
+	   >"$log" 2>&1 && ! grep -q 'warning:' "$log"; then
+		echo ok
+	else
+		echo FAILED
+		grep -m5 'error\|warning:\|ERROR' "$log" >&2 || true
+	fi
+}
+
 fail=0
+printf '%-8s %-8s %-8s %s\n' module builtin style patch
 for c in $(git -C "$tree" rev-list --reverse debian-base..HEAD); do
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
-	if KSRC=$wt KBUILD_OUT=$top/build/series-kbuild \
-	   BZIMAGE=$top/build/series-bzImage "$top/scripts/kernel.sh" \
-	   >"$top/build/series-build.log" 2>&1 &&
-	   ! grep -q 'warning:' "$top/build/series-build.log"; then
-		build=ok
-	else
-		build=FAILED; fail=1
-		grep -m5 'error\|warning:' "$top/build/series-build.log" || true
-	fi
+	module=$(build m)
+	builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
 	if git -C "$tree" format-patch -1 --stdout "$c" |
 	   (cd "$wt" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
 		--terse --no-summary -) >"$top/build/series-checkpatch.log" 2>&1; then
 		style=clean
 	else
-		style=FAILED; fail=1
+		style=FAILED
 		cat "$top/build/series-checkpatch.log"
 	fi
-	printf '%-8s %-8s %s\n' "$build" "$style" "$subject"
+	[ "$module$builtin$style" = okokclean ] || fail=1
+	printf '%-8s %-8s %-8s %s\n' "$module" "$builtin" "$style" "$subject"
 done
 exit $fail

@@ -2,8 +2,8 @@
 # Pack the guest's initramfs: static busybox, guest/init and the static
 # programs given as arguments.  SUITES names, in order, the programs that
 # guest/init runs in check mode; those also named in PLAIN report by exit
-# status only and are turned into one TAP result each.  OUT names another
-# archive (make bench).
+# status only and are turned into one TAP result each.  MODULES names a
+# tree of kernel modules to carry.  OUT names another archive (make bench).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +15,10 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$top/guest/init" "$root/init"
 cp "$@" "$root/tests/"
+# MODULES: a tree holding lib/modules/RELEASE (scripts/kernel.sh's modroot).
+if [ -n "${MODULES:-}" ] && [ -d "$MODULES/lib/modules" ]; then
+	cp -r "$MODULES/lib" "$root/"
+fi
 for t in ${SUITES?}; do
 	[ -x "$root/tests/$t" ] || { echo "initramfs: no program for suite $t" >&2; exit 1; }
 	case " ${PLAIN:-} " in *" $t "*) echo "$t plain" ;; *) echo "$t tap" ;; esac

@@ -3,7 +3,8 @@
 # kernel/config/, checked option by option, built with ccache into
 # build/kbuild.  The image is copied to build/bzImage.  KSRC, KBUILD_OUT
 # and BZIMAGE build another tree, elsewhere (make check-series); FRAGMENTS
-# replaces the list of fragments (make bench: no KUnit).
+# replaces the list of fragments (make bench: no KUnit).  Modules are
+# installed under $KBUILD_OUT/modroot.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,25 +22,37 @@ kmake tinyconfig >/dev/null
 kmake olddefconfig >/dev/null
 
 # kconfig drops options whose dependencies are unmet without a word; every
-# line a fragment asks for must be in the final configuration.
-bad=0
+# line a fragment asks for must be in the final configuration.  A later
+# fragment may override an earlier one (the debug kernel builds the KUnit
+# suites in): the last word on each option counts.
+declare -A want from
 for f in $fragments; do
 	while IFS= read -r line; do
 		case "$line" in
 		CONFIG_*=n) opt=${line%%=*}
-			want="# $opt is not set" ;;
-		CONFIG_*) want=$line ;;
+			want[$opt]="# $opt is not set" ;;
+		CONFIG_*) opt=${line%%=*}
+			want[$opt]=$line ;;
 		*) continue ;;
 		esac
-		if ! grep -qxF -- "$want" "$new"; then
-			echo "kernel: $(basename "$f") asks for '$line'," \
-			     "the final .config has: $(grep -E "(^|# )${line%%=*}[= ]" "$new" || echo nothing)" >&2
-			bad=1
-		fi
+		from[$opt]="$(basename "$f") asks for '$line'"
 	done <"$f"
+done
+bad=0
+for opt in "${!want[@]}"; do
+	if ! grep -qxF -- "${want[$opt]}" "$new"; then
+		echo "kernel: ${from[$opt]}, the final .config has:" \
+		     "$(grep -E "(^|# )$opt[= ]" "$new" || echo nothing)" >&2
+		bad=1
+	fi
 done
 [ "$bad" = 0 ] || exit 1
 
-kmake -j"$(nproc)" bzImage
+kmake -j"$(nproc)" bzImage modules
 kmake headers_install INSTALL_HDR_PATH="$out/headers" >/dev/null
+# Modules (the KUnit suites, built as distributions build them) go to
+# $out/modroot/lib/modules/RELEASE, which the initramfs carries.
+rm -rf "$out/modroot"
+kmake modules_install INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+	DEPMOD=true >/dev/null
 cp "$out/arch/x86/boot/bzImage" "${BZIMAGE:-$top/build/bzImage}"
