@@ -11,6 +11,8 @@
  * namespace: bringing lo up, adding a link, adding a netfilter table.
  */
 
+#include <time.h>
+
 #include "kselftest_harness.h"
 #include "nscaps_test.h"
 
@@ -148,6 +150,9 @@ TEST(clamped_user_still_gets_empty_netns)
  *   full                          full              allowed
  *   full                          -KILL             EPERM (owner's set)
  *   -KILL                         -KILL             EPERM (ceiling)
+ *
+ * and attaches to it: allowed, but for the middle case, where root of U
+ * holds a fuller set than alice.
  */
 FIXTURE(owner) {
 	struct agent u, alice;
@@ -157,16 +162,18 @@ FIXTURE_VARIANT(owner) {
 	bool drop_before;
 	bool drop_after;
 	int expected;
+	int attach;	/* PTRACE_ATTACH to root of U */
 };
 
 FIXTURE_VARIANT_ADD(owner, full) {
-	.expected = 0,
+	.expected = 0, .attach = 0,
 };
 FIXTURE_VARIANT_ADD(owner, owner_set_lowered) {
-	.drop_after = true, .expected = EPERM,
+	.drop_after = true, .expected = EPERM, .attach = EPERM,
 };
 FIXTURE_VARIANT_ADD(owner, ceiling_lowered) {
 	.drop_before = true, .drop_after = true, .expected = EPERM,
+	.attach = 0,
 };
 
 FIXTURE_SETUP(owner)
@@ -194,8 +201,16 @@ TEST_F(owner, signal)
 {
 	EXPECT_EQ(variant->expected, agent_do(&self->alice, OP_SIGNAL,
 					      self->u.pid, 0, NULL));
-	/* Other capabilities of the owner rule are untouched. */
-	EXPECT_EQ(0, agent_do(&self->alice, OP_ATTACH, self->u.pid, 0, NULL));
+	/* Other capabilities of the owner rule are untouched: CAP_SYS_ADMIN. */
+	EXPECT_EQ(0, agent_do(&self->alice, OP_TRY_SETNS, self->u.pid, 0,
+			      NULL));
+	/*
+	 * Attaching needs CAP_SYS_PTRACE in U, which the owner rule gives,
+	 * and alice's set to hold root of U's: it does not once she lowered
+	 * hers below the set root of U was started with.
+	 */
+	EXPECT_EQ(variant->attach, agent_do(&self->alice, OP_ATTACH,
+					    self->u.pid, 0, NULL));
 }
 
 /*
@@ -295,18 +310,238 @@ TEST_F(mask, clamps_existing_and_restores)
 	EXPECT_EQ(0, agent_do(&self->c, OP_NFT_TABLE, 0, 0, "t2"));
 }
 
-/* A task entering while the mask is low starts without the cap. */
-TEST_F(mask, entering_while_low)
+/*
+ * A task that enters a namespace while the mask is low is held by the mask
+ * at each check, not at entry: its sets are what the ceiling and its user
+ * namespace set give, and raising the mask restores it as it restores
+ * everyone else.
+ *
+ *   mask -NET:  alice creates L (full ceiling); root of L: CapEff has
+ *               CAP_NET_ADMIN, lo up EPERM
+ *   mask full:  root of L: lo up allowed
+ */
+TEST_F(mask, entering_while_low_restored)
 {
 	struct agent late;
 	struct agent_spec lspec = { .creator = ALICE, .uid = 0,
-				    .unshare = CLONE_NEWUSER };
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	ASSERT_EQ(0, agent_start(&late, &lspec));
-	EXPECT_FALSE(HAS(task_caps(late.pid, "CapEff:"), CAP_NET_ADMIN));
-	EXPECT_FALSE(HAS(task_caps(late.pid, "CapBnd:"), CAP_NET_ADMIN));
+	EXPECT_TRUE(HAS(task_caps(late.pid, "CapEff:"), CAP_NET_ADMIN));
+	EXPECT_TRUE(HAS(task_caps(late.pid, "CapBnd:"), CAP_NET_ADMIN));
+	EXPECT_EQ(EPERM, agent_do(&late, OP_LO_UP, 0, 0, NULL));
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS));
+	EXPECT_EQ(0, agent_do(&late, OP_LO_UP, 0, 0, NULL));
 	agent_stop(&late);
+}
+
+/*
+ * A new namespace may map its root to its creator's uid 0 only if the
+ * creator held CAP_SETFCAP, for file capabilities valid in the parent
+ * then count.  The mask counts there too, whether it was lowered before
+ * the namespace was made or between that and the writing of its map:
+ *
+ *   init: real root, mask as the variant says
+ *   +-- U  alice's, she maps herself to its root (CapEff full)
+ *       +-- M  made by root of U, which writes its uid_map "0 0 1"
+ *
+ *   mask                                    the map
+ *   full                                    allowed
+ *   -SETFCAP before M is made               EPERM
+ *   -SETFCAP after M, before the map        EPERM
+ */
+FIXTURE(root_map) {
+	long long saved;
+};
+
+FIXTURE_VARIANT(root_map) {
+	bool before, between;
+	int expected;
+};
+
+FIXTURE_VARIANT_ADD(root_map, mask_full) { .expected = 0 };
+FIXTURE_VARIANT_ADD(root_map, mask_before_creation) {
+	.before = true, .expected = EPERM,
+};
+FIXTURE_VARIANT_ADD(root_map, mask_before_map) {
+	.between = true, .expected = EPERM,
+};
+
+FIXTURE_SETUP(root_map)
+{
+	self->saved = get_mask();
+}
+
+FIXTURE_TEARDOWN(root_map)
+{
+	set_mask(self->saved);
+}
+
+TEST_F(root_map, map_root_to_root)
+{
+	long long no_setfcap = ALL_CAPS & ~(1LL << CAP_SETFCAP);
+	int made[2], go[2], status;
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(made));
+	ASSERT_EQ(0, pipe(go));
+	if (variant->before)
+		ASSERT_EQ(0, set_mask(no_setfcap));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (become(ALICE, false) || unshare(CLONE_NEWUSER) ||
+		    proc_write(getpid(), "setgroups", "deny") ||
+		    proc_write(getpid(), "uid_map", "0 1000 1") ||
+		    proc_write(getpid(), "gid_map", "0 1000 1") ||
+		    unshare(CLONE_NEWUSER) || write(made[1], &c, 1) != 1 ||
+		    read(go[0], &c, 1) != 1)
+			_exit(255);
+		_exit(-proc_write(getpid(), "uid_map", "0 0 1"));
+	}
+	ASSERT_EQ(1, read(made[0], &c, 1));
+	if (variant->between)
+		ASSERT_EQ(0, set_mask(no_setfcap));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(variant->expected, WEXITSTATUS(status));
+}
+
+/*
+ * Denials caused by a clamp are logged, each user's rate-limited apart,
+ * and a line names a task only if the credentials checked were its own.
+ *
+ *   init: real root lowers the mask (-NET, or -SYS_PTRACE)
+ *   +-- C  alice's, root of C is kuid 200000 (U_MAP)
+ *   +-- D  bob's, he maps himself to its root
+ */
+FIXTURE(denial_log) {
+	long long saved;
+	struct agent c, d;
+	char log[1 << 18];
+};
+
+FIXTURE_SETUP(denial_log)
+{
+	struct agent_spec c = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
+				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent_spec d = { .creator = BOB, .uid = 0,
+				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+
+	self->saved = get_mask();
+	ASSERT_EQ(0, agent_start(&self->c, &c));
+	ASSERT_EQ(0, agent_start(&self->d, &d));
+}
+
+FIXTURE_TEARDOWN(denial_log)
+{
+	agent_stop(&self->d);
+	agent_stop(&self->c);
+	set_mask(self->saved);
+}
+
+#define FLOOD	300
+
+static int lo_up_flood(const struct agent_cmd *c)
+{
+	int i, err = 0;
+
+	for (i = 0; i < FLOOD && !err; i++)
+		err = net_lo_up() == EPERM ? 0 : EINVAL;
+	return err;
+}
+
+/*
+ * Alice's container makes 300 denials in a row; bob's one after it still
+ * reaches the log.  One rate limit for everyone would have swallowed it.
+ * A user may log 100 a second, so if the flood took less than a second,
+ * which spans at most two rate-limit intervals, 100 of it at least were
+ * held back.
+ */
+TEST_F(denial_log, rate_limited_per_user)
+{
+	struct timespec t0, t1;
+	const char *log;
+	char what[64];
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(0, log_mark("nscaps: denial_log.rate_limited_per_user"));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, agent_do(&self->c, OP_CALL, 0, (long)lo_up_flood, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ASSERT_EQ(EPERM, agent_do(&self->d, OP_LO_UP, 0, 0, NULL));
+	log = log_since("nscaps: denial_log.rate_limited_per_user", self->log,
+			sizeof(self->log));
+
+	snprintf(what, sizeof(what), "(euid 200000) in user namespace %lu",
+		 (unsigned long)ns_ino(self->c.pid, "user"));
+	EXPECT_LT(0, log_count(log, what));
+	if (t1.tv_sec - t0.tv_sec < 1 ||
+	    (t1.tv_sec - t0.tv_sec == 1 && t1.tv_nsec < t0.tv_nsec))
+		EXPECT_GE(FLOOD - 100, log_count(log, what));
+	snprintf(what, sizeof(what), "(euid 1001) in user namespace %lu by "
+		 "kernel.userns_cap_mask", (unsigned long)ns_ino(self->d.pid,
+								 "user"));
+	EXPECT_EQ(1, log_count(log, what)) {
+		TH_LOG("%s", log);
+	}
+}
+
+/*
+ * PTRACE_TRACEME asks whether the parent, root of C, holds CAP_SYS_PTRACE
+ * in C: the parent's credentials, checked by its child, uid 5 of C.  The
+ * line must not pin the parent's euid on the child.
+ *
+ *   C:  parent  uid 0 (kuid 200000), dropped CAP_SETUID from its sets
+ *       +-- child  uid 5 (kuid 200005), kept its permitted set
+ */
+static int traceme_by_child(const struct agent_cmd *c)
+{
+	int go[2], status, err;
+	char x = 0;
+	pid_t pid;
+
+	if (pipe(go))
+		return errno;
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (!pid) {
+		if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) ||
+		    setresuid(5, 5, 5) || read(go[0], &x, 1) != 1)
+			_exit(255);
+		_exit(ptrace(PTRACE_TRACEME, 0, 0, 0) ? errno : 0);
+	}
+	/* Now the child's permitted set is not a subset of ours. */
+	err = -set_caps("all=ep cap_setuid-ep");
+	if (write(go[1], &x, 1) != 1 && !err)
+		err = errno;
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return err ? err : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+TEST_F(denial_log, names_whose_credentials)
+{
+	const char *log;
+	char what[128];
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~(1LL << CAP_SYS_PTRACE)));
+	ASSERT_EQ(0, log_mark("nscaps: denial_log.names_whose_credentials"));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_CALL, 0,
+				  (long)traceme_by_child, NULL));
+	log = log_since("nscaps: denial_log.names_whose_credentials",
+			self->log, sizeof(self->log));
+	snprintf(what, sizeof(what), "capability %d denied to credentials of "
+		 "euid 200000, checked by ceiling_test[", CAP_SYS_PTRACE);
+	EXPECT_EQ(1, log_count(log, what)) {
+		TH_LOG("%s", log);
+	}
+	EXPECT_EQ(0, log_count(log, "(euid 200000)"));
 }
 
 /*
@@ -377,8 +612,8 @@ TEST(mask_syntax_and_permission)
 }
 
 /*
- * prctl(PR_CAP_USERNS): lowering needs no privilege, nothing raises, bad
- * input is EINVAL and changes nothing.
+ * prctl(PR_CAP_USERNS): nothing raises, bad input is EINVAL and changes
+ * nothing.
  */
 FIXTURE(prctl) {};
 
@@ -420,8 +655,7 @@ FIXTURE_SETUP(prctl)
 {
 	/* An unprivileged user that dropped CAP_NET_ADMIN. */
 	ASSERT_EQ(0, become(ALICE, false));
-	ASSERT_EQ(0, prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, CAP_NET_ADMIN,
-			   0, 0));
+	ASSERT_EQ(0, userns_lower_nnp(NET));
 }
 
 FIXTURE_TEARDOWN(prctl) {}
@@ -440,6 +674,7 @@ TEST_F(prctl, op)
 TEST(prctl_lower_and_clear_all)
 {
 	ASSERT_EQ(0, become(ALICE, false));
+	ASSERT_EQ(0, prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
 	EXPECT_EQ(ALL_CAPS, task_caps(0, "CapUns:"));
 	ASSERT_EQ(0, prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, CAP_SYS_ADMIN,
 			   0, 0));
@@ -459,21 +694,108 @@ TEST(prctl_lower_and_clear_all)
 }
 
 /*
- * Privileged exec.  The helper (this program run with --report) exits with
- * bit 0 set if CAP_NET_ADMIN is in its user namespace set, bit 1 if a user
- * namespace it creates gives it CAP_NET_ADMIN.
+ * Who may lower the set: a task under no_new_privs, or one with
+ * CAP_SETPCAP in its own user namespace, as for seccomp filters and the
+ * bounding set.  Anyone else gets EPERM and keeps its set.
  *
- *   caller                            helper                       sees
- *   alice, set -NET                   plain copy                   0: kept
- *   alice, set -NET                   set-user-ID root copy        3: reset
- *                                                                  to init's
- *                                                                  ceiling
- *   uid 5 of D (alice's, -NET)        set-user-ID root-of-D copy   0: D's
- *                                                                  ceiling
- *   alice, set -NET, no_new_privs     set-user-ID root copy        0: kept
- *   alice, set -NET, mask -NET        set-user-ID root copy        1: reset,
- *                                                                  but the
- *                                                                  mask holds
+ *   init
+ *   |  alice                       no caps                 EPERM
+ *   |  alice, no_new_privs                                 allowed
+ *   |  real root                   CAP_SETPCAP             allowed
+ *   |  real root                   all but CAP_SETPCAP     EPERM
+ *   +-- U  alice's
+ *         root of U                CAP_SETPCAP in U        allowed
+ *         root of U                no caps left            EPERM
+ */
+FIXTURE(lower_rule) {};
+
+enum lowerer { ALICE_PLAIN, ALICE_NNP, REAL_ROOT, ROOT_NO_SETPCAP, U_ROOT,
+	       U_ROOT_NO_CAPS };
+
+FIXTURE_VARIANT(lower_rule) {
+	enum lowerer who;
+	unsigned long op;
+	int expected;
+};
+
+#define LOWER_RULE(name, lowerer, o, err)				\
+	FIXTURE_VARIANT_ADD(lower_rule, name) {				\
+		.who = lowerer, .op = o, .expected = err,		\
+	}
+LOWER_RULE(alice_lower, ALICE_PLAIN, PR_CAP_USERNS_LOWER, EPERM);
+LOWER_RULE(alice_clear_all, ALICE_PLAIN, PR_CAP_USERNS_CLEAR_ALL, EPERM);
+LOWER_RULE(alice_nnp_lower, ALICE_NNP, PR_CAP_USERNS_LOWER, 0);
+LOWER_RULE(alice_nnp_clear_all, ALICE_NNP, PR_CAP_USERNS_CLEAR_ALL, 0);
+LOWER_RULE(root_lower, REAL_ROOT, PR_CAP_USERNS_LOWER, 0);
+LOWER_RULE(root_no_setpcap_lower, ROOT_NO_SETPCAP, PR_CAP_USERNS_LOWER, EPERM);
+LOWER_RULE(ns_root_lower, U_ROOT, PR_CAP_USERNS_LOWER, 0);
+LOWER_RULE(ns_root_no_caps_lower, U_ROOT_NO_CAPS, PR_CAP_USERNS_LOWER, EPERM);
+
+FIXTURE_SETUP(lower_rule)
+{
+	switch (variant->who) {
+	case ALICE_PLAIN:
+		ASSERT_EQ(0, become(ALICE, false));
+		break;
+	case ALICE_NNP:
+		ASSERT_EQ(0, become(ALICE, false));
+		ASSERT_EQ(0, prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
+		break;
+	case REAL_ROOT:
+		break;
+	case ROOT_NO_SETPCAP:
+		ASSERT_EQ(0, set_caps("all=ep cap_setpcap-ep"));
+		break;
+	case U_ROOT:
+	case U_ROOT_NO_CAPS:
+		ASSERT_EQ(0, become(ALICE, false));
+		ASSERT_EQ(0, unshare(CLONE_NEWUSER));
+		if (variant->who == U_ROOT_NO_CAPS)
+			ASSERT_EQ(0, set_caps("all-epi"));
+		break;
+	}
+	ASSERT_EQ(ALL_CAPS, task_caps(0, "CapUns:"));
+}
+
+FIXTURE_TEARDOWN(lower_rule) {}
+
+TEST_F(lower_rule, lower)
+{
+	int ret = prctl(PR_CAP_USERNS, variant->op,
+			variant->op == PR_CAP_USERNS_LOWER ? CAP_NET_ADMIN : 0,
+			0, 0);
+
+	EXPECT_EQ(variant->expected, ret ? errno : 0);
+	EXPECT_EQ(variant->expected ? ALL_CAPS :
+		  variant->op == PR_CAP_USERNS_LOWER ? ALL_CAPS & ~NET : 0,
+		  task_caps(0, "CapUns:"));
+	/* Asking, and the no-op raise, need nothing. */
+	EXPECT_EQ(variant->expected || variant->op == PR_CAP_USERNS_LOWER,
+		  prctl(PR_CAP_USERNS, PR_CAP_USERNS_IS_SET, CAP_SYS_ADMIN, 0,
+			0));
+	EXPECT_EQ(variant->expected ? 0 : -1,
+		  prctl(PR_CAP_USERNS, PR_CAP_USERNS_RAISE, CAP_NET_ADMIN, 0,
+			0));
+}
+
+/*
+ * Exec keeps the set, whatever the program gains, as it keeps the bounding
+ * set.  The helper (this program run with --report) exits with bit 0 set if
+ * CAP_NET_ADMIN is in its user namespace set, bit 1 if it can bring lo up
+ * in a user and network namespace it creates.
+ *
+ *   caller                            helper                        sees
+ *   alice, full set                   set-user-ID root copy         3
+ *   alice, set -NET (lowered by       plain copy                    0
+ *     real root before it became      set-user-ID root copy         0
+ *     alice, with CAP_SETPCAP)        set-group-ID copy of a group  0
+ *                                     she is in
+ *                                     file caps cap_net_admin+ep    0
+ *   alice, set -NET, no_new_privs     set-user-ID root copy         0
+ *   uid 5 of D (alice's, -NET),       set-user-ID root-of-D copy    1: D's
+ *     its own set full                                              ceiling
+ *                                                                   cuts
+ *   alice, full set, mask -NET        set-user-ID root copy         1
  */
 static int report(void)
 {
@@ -481,11 +803,14 @@ static int report(void)
 
 	if (HAS(task_caps(0, "CapUns:"), CAP_NET_ADMIN))
 		status |= 1;
-	if (!unshare(CLONE_NEWUSER) &&
-	    HAS(task_caps(0, "CapEff:"), CAP_NET_ADMIN))
+	if (!unshare(CLONE_NEWUSER | CLONE_NEWNET) && !net_lo_up())
 		status |= 2;
 	return status;
 }
+
+#define USERS_GID	100	/* a group alice is in */
+
+enum helper_kind { PLAIN, SETUID_ROOT, SETGID_USERS, FILE_CAPS };
 
 FIXTURE(exec) {
 	struct agent d, caller;
@@ -493,44 +818,68 @@ FIXTURE(exec) {
 };
 
 FIXTURE_VARIANT(exec) {
-	bool setuid;
+	enum helper_kind helper;
+	unsigned long long drop;
 	bool in_d;		/* the caller is uid 5 of D */
 	bool no_new_privs;
 	bool masked;
 	int expected;
 };
 
+FIXTURE_VARIANT_ADD(exec, full_set_setuid_root) {
+	.helper = SETUID_ROOT, .expected = 3,
+};
 FIXTURE_VARIANT_ADD(exec, plain) {
-	.expected = 0,
+	.helper = PLAIN, .drop = NET, .expected = 0,
 };
-FIXTURE_VARIANT_ADD(exec, setuid_root_helper) {
-	.setuid = true, .expected = 3,
+FIXTURE_VARIANT_ADD(exec, setuid_root) {
+	.helper = SETUID_ROOT, .drop = NET, .expected = 0,
 };
-FIXTURE_VARIANT_ADD(exec, setuid_inside_clamped_ns) {
-	.setuid = true, .in_d = true, .expected = 0,
+FIXTURE_VARIANT_ADD(exec, setgid_own_group) {
+	.helper = SETGID_USERS, .drop = NET, .expected = 0,
+};
+FIXTURE_VARIANT_ADD(exec, file_caps) {
+	.helper = FILE_CAPS, .drop = NET, .expected = 0,
 };
 FIXTURE_VARIANT_ADD(exec, setuid_no_new_privs) {
-	.setuid = true, .no_new_privs = true, .expected = 0,
+	.helper = SETUID_ROOT, .drop = NET, .no_new_privs = true,
+	.expected = 0,
+};
+FIXTURE_VARIANT_ADD(exec, setuid_inside_clamped_ns) {
+	.helper = SETUID_ROOT, .in_d = true, .expected = 1,
 };
 FIXTURE_VARIANT_ADD(exec, setuid_under_lowered_mask) {
-	.setuid = true, .masked = true, .expected = 1,
+	.helper = SETUID_ROOT, .masked = true, .expected = 1,
 };
 
 FIXTURE_SETUP(exec)
 {
 	struct agent_spec d = { .creator = ALICE, .drop = NET, .uid = 0,
 				.unshare = CLONE_NEWUSER, .uid_map = U_MAP };
-	struct agent_spec caller = { .creator = ALICE, .drop = NET,
-				     .uid = KEEP };
-
+	struct agent_spec caller = { .creator = ALICE, .drop = variant->drop,
+				     .group = USERS_GID, .uid = KEEP };
 	/* Owned by real root, or by root of D (kuid 200000). */
-	ASSERT_EQ(0, copy_self("/tmp/helper", variant->in_d ? 200000 : 0,
-			       variant->setuid ? 04755 : 0755));
+	uid_t owner = variant->in_d ? 200000 : 0;
+	static const mode_t modes[] = {
+		[PLAIN] = 0755, [SETUID_ROOT] = 04755,
+		[SETGID_USERS] = 02755, [FILE_CAPS] = 0755,
+	};
+
+	ASSERT_EQ(0, copy_self_as("/tmp/helper", owner,
+				  variant->helper == SETGID_USERS ?
+				  USERS_GID : owner, modes[variant->helper]));
+	if (variant->helper == FILE_CAPS) {
+		cap_t caps = cap_from_text("cap_net_admin+ep");
+
+		ASSERT_NE(NULL, caps);
+		ASSERT_EQ(0, cap_set_file("/tmp/helper", caps));
+		cap_free(caps);
+	}
 	if (variant->in_d) {
 		ASSERT_EQ(0, agent_start(&self->d, &d));
 		caller.join = self->d.pid;
 		caller.creator = 5;
-		caller.drop = 0;
+		caller.group = 0;
 	}
 	ASSERT_EQ(0, agent_start(&self->caller, &caller));
 	if (variant->no_new_privs)
@@ -552,11 +901,13 @@ FIXTURE_TEARDOWN(exec)
 TEST_F(exec, helper_set)
 {
 	/* Inside D the caller's own set is full; D's ceiling is what cuts. */
-	if (!variant->in_d)
-		ASSERT_FALSE(HAS(task_caps(self->caller.pid, "CapUns:"),
-				 CAP_NET_ADMIN));
+	EXPECT_EQ(!variant->drop, HAS(task_caps(self->caller.pid, "CapUns:"),
+				      CAP_NET_ADMIN));
 	EXPECT_EQ(variant->expected,
 		  agent_do(&self->caller, OP_EXEC, 0, 0, "/tmp/helper"));
+	/* The caller's own set is as it was. */
+	EXPECT_EQ(!variant->drop, HAS(task_caps(self->caller.pid, "CapUns:"),
+				      CAP_NET_ADMIN));
 }
 
 int main(int argc, char **argv)

@@ -257,8 +257,13 @@ static void clamp_walkthrough(void)
 	struct agent_spec cspec = { .creator = ALICE, .uid = 0,
 				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
 	struct agent_spec sspec = { .creator = ALICE, .uid = 0,
-				    .drop = 1ULL << CAP_NET_ADMIN,
+				    .drop = 1ULL << CAP_NET_ADMIN, .nnp = true,
 				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	/* Alice's shell, and a process of her sandbox still outside P. */
+	struct agent_spec shspec = { .creator = ALICE, .uid = KEEP };
+	struct agent_spec lspec = { .creator = ALICE, .uid = KEEP,
+				    .drop = 1ULL << CAP_NET_ADMIN, .nnp = true };
+	struct agent sh = {}, low = {};
 	unsigned long long full = get_mask();
 	unsigned long long policy = full & ~(1ULL << CAP_NET_ADMIN);
 	struct agent c = {}, sb = {};
@@ -272,8 +277,9 @@ static void clamp_walkthrough(void)
 	printf("Part 2: clamping down (our kernel series)\n\n"
 	       "  initial user namespace: real root, the administrator\n"
 	       "  +-- N  alice's running container, with a network namespace\n"
-	       "  +-- P  made later by alice's sandbox, which first lowered "
-	       "its\n         user namespace set: no CAP_NET_ADMIN\n\n"
+	       "  +-- P  made later by alice's sandbox, which first set "
+	       "no_new_privs\n         and lowered its user namespace set: "
+	       "no CAP_NET_ADMIN\n\n"
 	       "N is user namespace %lu.  kernel.userns_cap_mask is %016llx: "
 	       "every capability.\n\n", (unsigned long)ns_ino(c.pid, "user"),
 	       full);
@@ -333,6 +339,24 @@ static void clamp_walkthrough(void)
 			NULL) ?: agent_do(&sb, OP_ADD_DUMMY, 0, 0, "d"), EPERM,
 	       "nested creation never regains a capability: a ceiling never "
 	       "grows");
+
+	if (!agent_start(&sh, &shspec) && !agent_start(&low, &lspec)) {
+		report("a process of the sandbox, outside P, ptrace-attaches to "
+		       "alice's shell (same uid, full set)",
+		       agent_do(&low, OP_ATTACH, sh.pid, 0, NULL), EPERM,
+		       "only a task whose set holds all of another's may "
+		       "control it: otherwise the shell could be made to "
+		       "create what the sandbox may not");
+		report("alice's shell ptrace-attaches to that sandbox process",
+		       agent_do(&sh, OP_ATTACH, low.pid, 0, NULL), 0,
+		       "her shell's full set holds the sandbox's; the uids "
+		       "match");
+	} else {
+		printf("demo: cannot start alice's shell and sandbox\n");
+		nwrong++;
+	}
+	agent_stop(&low);
+	agent_stop(&sh);
 
 	tool_session(&c, &sb);
 	agent_stop(&sb);

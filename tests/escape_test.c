@@ -6,8 +6,10 @@
  *
  *   init user namespace       hostname nscaps-host, mask as set per attempt
  *   |  host_root   real root, all caps                          (victim)
- *   |  host_alice  alice (1000), no caps                        (victim)
- *   |  attacker    alice, her set maybe lowered; or root of U
+ *   |  host_alice  alice (1000), no caps, full set              (victim)
+ *   |  alice_nonet alice, set lowered -NET by real root         (victim)
+ *   |  attacker    alice, her set maybe lowered; real root with a
+ *   |              lowered set; or root of U
  *   |
  *   +-- U       alice's own, she maps herself to root (attackers "U...")
  *   +-- O       alice's, maps 0 200000 1000 written by real root
@@ -33,6 +35,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
@@ -44,18 +47,27 @@
 
 #define SUID_HELPER	"/tmp/escape-suid"	/* set-user-ID real root */
 #define FCAPS_HELPER	"/tmp/escape-fcaps"	/* file caps cap_net_admin+ep */
+#define PLAIN_HELPER	"/tmp/escape-plain"	/* real root's, 0755 */
+#define SGID_COPY	"/tmp/escape-sgid"	/* alice's, set-group-ID users */
 #define HOST_FILE	"/tmp/escape-file"	/* real root's, mode 0600 */
+#define USERS_GID	100			/* a group alice is in */
 
 /* The victims, known to the attacker, which is forked after them. */
 static struct {
-	pid_t host_root, host_alice, bob_box, o_root;
+	pid_t host_root, host_alice, bob_box, o_root, alice_nonet;
 	long key;
 } w;
 
+/* A byte every task of the suite has at the same address. */
+static char probe = 'p';
+
 enum attacker {
 	ALICE_HOST,	/* alice, no caps */
-	ALICE_NONET,	/* alice, CAP_NET_ADMIN lowered from her set */
+	ALICE_NONET,	/* alice, CAP_NET_ADMIN lowered by real root */
+	ALICE_NONET_NNP,	/* alice, lowered it herself: no_new_privs */
 	ALICE_NOKILL,	/* alice, CAP_KILL and CAP_SYS_PTRACE lowered */
+	HOST_ROOT,	/* real root */
+	HOST_ROOT_NONET,	/* real root, its runtime lowered CAP_NET_ADMIN */
 	U_ROOT,		/* root of U: user namespace only */
 	U_ROOT_NS,	/* root of U, with uts, mount, net, ipc of U's own */
 	U_ROOT_NONET,	/* root of U, created with CAP_NET_ADMIN lowered */
@@ -63,9 +75,14 @@ enum attacker {
 
 static const struct agent_spec attackers[] = {
 	[ALICE_HOST] = { .creator = ALICE, .uid = KEEP },
-	[ALICE_NONET] = { .creator = ALICE, .uid = KEEP, .drop = NET },
+	[ALICE_NONET] = { .creator = ALICE, .uid = KEEP, .drop = NET,
+			  .group = USERS_GID },
+	[ALICE_NONET_NNP] = { .creator = ALICE, .uid = KEEP, .drop = NET,
+			      .nnp = true },
 	[ALICE_NOKILL] = { .creator = ALICE, .uid = KEEP,
 			   .drop = KILL | PTRACE },
+	[HOST_ROOT] = { .creator = KEEP, .uid = KEEP },
+	[HOST_ROOT_NONET] = { .creator = KEEP, .uid = KEEP, .drop = NET },
 	[U_ROOT] = { .creator = ALICE, .unshare = CLONE_NEWUSER, .uid = KEEP },
 	[U_ROOT_NS] = { .creator = ALICE, .uid = KEEP,
 			.unshare = CLONE_NEWUSER | CLONE_NEWUTS | CLONE_NEWNS |
@@ -74,22 +91,29 @@ static const struct agent_spec attackers[] = {
 			   .unshare = CLONE_NEWUSER | CLONE_NEWNET },
 };
 
-/* Create a user namespace (and @flags) and map oneself to its root. */
-static int unshare_mapped(int flags)
+/* Map oneself, @uid and @gid outside, to root of one's new namespace. */
+static int map_self(uid_t uid, gid_t gid)
 {
 	char map[32];
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	int err;
 
-	if (unshare(CLONE_NEWUSER | flags))
-		return errno;
 	snprintf(map, sizeof(map), "0 %u 1", uid);
 	err = -proc_write(getpid(), "setgroups", "deny");
 	if (!err)
 		err = -proc_write(getpid(), "uid_map", map);
 	snprintf(map, sizeof(map), "0 %u 1", gid);
 	return err ? err : -proc_write(getpid(), "gid_map", map);
+}
+
+/* Create a user namespace (and @flags) and map oneself to its root. */
+static int unshare_mapped(int flags)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (unshare(CLONE_NEWUSER | flags))
+		return errno;
+	return map_self(uid, gid);
 }
 
 static int open_ns(pid_t pid, const char *type)
@@ -257,35 +281,205 @@ static int ambient_raise(void)
 static int owner_signal(void) { return kill(w.o_root, SIGUSR1) ? errno : 0; }
 static int owner_ptrace(void) { return ptrace_pid(w.o_root); }
 
-static void *thread_unshare(void *arg)
+/*
+ * clone(CLONE_NEWUSER) from a thread, as a multithreaded program may (it
+ * may not unshare() or setns() a user namespace): the child maps itself,
+ * makes a network namespace and brings lo up.
+ */
+static void *thread_clone_userns(void *arg)
 {
-	return (void *)(long)(unshare(CLONE_NEWUSER) ? errno : 0);
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	int status, err;
+	pid_t pid;
+
+	pid = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, NULL, NULL, NULL,
+		      NULL);
+	if (pid < 0)
+		return (void *)(long)errno;
+	if (!pid) {
+		err = map_self(uid, gid);
+		if (!err)
+			err = unshare(CLONE_NEWNET) ? errno : net_lo_up();
+		_exit(err);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return (void *)(long)errno;
+	return (void *)(long)(WIFEXITED(status) ? WEXITSTATUS(status) : 128);
 }
-static void *thread_setns(void *arg)
+
+/*
+ * The set is per thread, like every capability set: a thread started
+ * before another thread lowered it keeps its own.  @started_before says
+ * which one makes the namespace.
+ */
+static pthread_barrier_t lowered;
+
+static void *thread_clone_once_lowered(void *arg)
 {
-	return (void *)(long)(setns(*(int *)arg, CLONE_NEWUSER) ? errno : 0);
+	pthread_barrier_wait(&lowered);
+	return thread_clone_userns(arg);
 }
-static int in_thread(void *(*fn)(void *), void *arg)
+
+static int thread_clone(bool started_before)
 {
 	pthread_t t;
 	void *ret;
-	int err = pthread_create(&t, NULL, fn, arg);
+	int err;
 
-	if (err)
-		return err;
+	if (started_before) {
+		pthread_barrier_init(&lowered, NULL, 2);
+		err = pthread_create(&t, NULL, thread_clone_once_lowered, NULL);
+		if (err)
+			return err;
+		err = -userns_lower_nnp(NET);
+		pthread_barrier_wait(&lowered);
+	} else {
+		err = -userns_lower_nnp(NET);
+		if (!err)
+			err = pthread_create(&t, NULL, thread_clone_userns,
+					     NULL);
+		if (err)
+			return err;
+	}
 	pthread_join(t, &ret);
-	return (long)ret;
+	return err ? err : (int)(long)ret;
 }
-static int thread_unshare_userns(void) { return in_thread(thread_unshare, NULL); }
-static int thread_setns_userns(void)
+static int thread_started_after_lowering(void) { return thread_clone(false); }
+static int thread_started_before_lowering(void) { return thread_clone(true); }
+
+/*
+ * Getting a lowered set back: the routes an outside review found.  Each
+ * ends, as above, on bringing lo up in a user and network namespace made
+ * after the attempt.
+ */
+static int exec_setgid_own_group(void)
+{
+	int err = -copy_self_as(SGID_COPY, ALICE, USERS_GID, 02755);
+
+	if (!err)
+		err = run_helper(SGID_COPY, "--ns-lo-up");
+	unlink(SGID_COPY);
+	return err;
+}
+static int exec_setuid_drop_back(void) { return run_helper(SUID_HELPER, "--drop-back"); }
+static int setns_setresuid_exec(void)
 {
 	int fd = open_ns(w.o_root, "user"), err;
 
 	if (fd < 0)
 		return errno;
-	err = in_thread(thread_setns, &fd);
+	err = setns(fd, CLONE_NEWUSER) ? errno : 0;
+	close(fd);
+	/* euid 0 of O, real uid still alice's: exec sees an id change. */
+	if (!err && setresuid(-1, 0, -1))
+		err = errno;
+	return err ? err : run_helper(PLAIN_HELPER, "--ns-lo-up");
+}
+static int capset_empty_then_exec(void)
+{
+	int err = -set_caps("=");
+
+	return err ? err : run_helper(PLAIN_HELPER, "--ns-lo-up");
+}
+/*
+ * A child joins a new session keyring and installs it in the attacker,
+ * its parent, whose credentials the kernel then rebuilds.  The attacker's
+ * set must come through whole (the snapshot compares CapUns), and a
+ * namespace made afterwards must hold what the set allows: CAP_SYS_ADMIN,
+ * and CAP_NET_ADMIN only if the set has it.
+ */
+static int session_to_parent(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (!pid) {
+		if (keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0, 0, 0) < 0 ||
+		    keyctl(KEYCTL_SESSION_TO_PARENT, 0, 0, 0))
+			_exit(errno);
+		_exit(0);
+	}
+	/* The new session takes effect as waitpid() returns. */
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (!pid) {
+		if (unshare(CLONE_NEWUSER))
+			_exit(errno);
+		if (!HAS(task_caps(0, "CapEff:"), CAP_SYS_ADMIN))
+			_exit(ENOTRECOVERABLE);
+		_exit(unshare(CLONE_NEWNET) ? errno : net_lo_up());
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+static int ptrace_fuller(void) { return ptrace_pid(w.host_alice); }
+static int ptrace_lowered(void) { return ptrace_pid(w.alice_nonet); }
+static int mem_write_fuller(void)
+{
+	char path[64];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mem", w.host_alice);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (pwrite(fd, &probe, 1, (off_t)(unsigned long)&probe) != 1)
+		err = errno;
 	close(fd);
 	return err;
+}
+static int vm_write_fuller(void)
+{
+	struct iovec local = { &probe, 1 }, remote = { &probe, 1 };
+
+	return process_vm_writev(w.host_alice, &local, 1, &remote, 1, 0) < 0 ?
+	       errno : 0;
+}
+static int getfd_fuller(void)
+{
+	int pidfd = syscall(SYS_pidfd_open, w.host_alice, 0), fd, err;
+
+	if (pidfd < 0)
+		return errno;
+	fd = syscall(SYS_pidfd_getfd, pidfd, 2, 0);
+	err = fd < 0 ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	close(pidfd);
+	return err;
+}
+/* A child asks to be traced by its parent, which lowered its set since. */
+static int traceme_fuller_child(void)
+{
+	int go[2], status, err;
+	pid_t pid;
+	char c = 0;
+
+	if (pipe(go))
+		return errno;
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (!pid) {
+		if (read(go[0], &c, 1) != 1)
+			_exit(EIO);
+		_exit(ptrace(PTRACE_TRACEME, 0, 0, 0) ? errno : 0);
+	}
+	err = -userns_lower_nnp(NET);
+	if (write(go[1], &c, 1) != 1 && !err)
+		err = errno;
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return err ? err : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 /* Past a lowered mask. */
@@ -303,8 +497,10 @@ static int nft_table_host(void) { return net_add_nft_table("escape"); }
 static int renice_host_root(void) { return setpriority(PRIO_PROCESS, w.host_root, 5) ? errno : 0; }
 static int write_host_file(void) { return -write_file(HOST_FILE, "escaped"); }
 
+#define NR_VICTIMS	5
+
 FIXTURE(escape) {
-	struct agent victims[4], attacker;
+	struct agent victims[NR_VICTIMS], attacker;
 	long long saved_mask;
 	char before[8192], after[8192];
 };
@@ -339,8 +535,8 @@ ATTEMPT(signal_host_root,	U_ROOT, signal_host_root, false, EPERM);
 ATTEMPT(signal_sibling_root,	U_ROOT, signal_sibling_root, false, EPERM);
 ATTEMPT(signal_sibling_ns_root,	U_ROOT, signal_sibling_ns_root, false, EPERM);
 /*
- * kill(-1) reaches host_alice, whose kuid root of U shares (a uid match,
- * no capability), and no one else: it returns 0.
+ * kill(-1) reaches host_alice and alice_nonet, whose kuid root of U shares
+ * (a uid match, no capability), and no one else: it returns 0.
  */
 FIXTURE_VARIANT_ADD(escape, signal_broadcast) {
 	.attacker = U_ROOT, .attempt = signal_broadcast, .in_child = true,
@@ -394,8 +590,29 @@ ATTEMPT(capset_raise,		U_ROOT_NONET, capset_raise, false, EPERM);
 ATTEMPT(ambient_raise,		U_ROOT_NONET, ambient_raise, false, EPERM);
 ATTEMPT(owner_rule_signal,	ALICE_NOKILL, owner_signal, false, EPERM);
 ATTEMPT(owner_rule_ptrace,	ALICE_NOKILL, owner_ptrace, false, EPERM);
-ATTEMPT(thread_unshare_userns,	ALICE_NONET, thread_unshare_userns, true, EINVAL);
-ATTEMPT(thread_setns_userns,	ALICE_NONET, thread_setns_userns, true, EINVAL);
+ATTEMPT(thread_started_after_lowering, ALICE_HOST, thread_started_after_lowering, true, EPERM);
+
+/* Getting a lowered set back: the routes of the outside review. */
+ATTEMPT(exec_setgid_own_group,	ALICE_NONET, exec_setgid_own_group, true, EPERM);
+ATTEMPT(exec_setuid_drop_back,	ALICE_NONET, exec_setuid_drop_back, false, EPERM);
+ATTEMPT(setns_setresuid_exec,	ALICE_NONET, setns_setresuid_exec, true, EPERM);
+ATTEMPT(capset_empty_then_exec,	HOST_ROOT_NONET, capset_empty_then_exec, true, EPERM);
+ATTEMPT(exec_setuid_under_nnp,	ALICE_NONET_NNP, exec_setuid_root_ns_lo_up, false, EPERM);
+ATTEMPT(session_to_parent_lowered, ALICE_NONET, session_to_parent, false, EPERM);
+ATTEMPT(session_to_parent_full,	ALICE_HOST, session_to_parent, false, 0);
+ATTEMPT(ptrace_fuller_same_uid,	ALICE_NONET, ptrace_fuller, false, EPERM);
+ATTEMPT(mem_write_fuller,	ALICE_NONET, mem_write_fuller, false, EACCES);
+ATTEMPT(vm_write_fuller,	ALICE_NONET, vm_write_fuller, false, EPERM);
+ATTEMPT(pidfd_getfd_fuller,	ALICE_NONET, getfd_fuller, false, EPERM);
+ATTEMPT(ptrace_fuller_by_lowered_root, HOST_ROOT_NONET, ptrace_fuller, false, EPERM);
+ATTEMPT(traceme_fuller_child,	ALICE_HOST, traceme_fuller_child, true, EPERM);
+
+/*
+ * A limit, by design: the set is per thread.  A thread started before
+ * another lowered the set keeps the full one, and a namespace it makes
+ * holds CAP_NET_ADMIN.  Lower the set before creating threads.
+ */
+ATTEMPT(thread_started_before_lowering, ALICE_HOST, thread_started_before_lowering, true, 0);
 
 /*
  * Controls: legitimate neighbours of the attempts go through in the same
@@ -412,6 +629,9 @@ CONTROL(control_nested_creation, ALICE_HOST, nested_creation, true);
 CONTROL(control_setns_older_ns,	ALICE_HOST, into_o_then_lo_up, true);
 CONTROL(control_own_hostname,	U_ROOT_NS, sethostname_host, false);
 CONTROL(control_own_lo_up,	U_ROOT_NS, lo_up, false);
+CONTROL(control_ptrace_equal_set, ALICE_NONET, ptrace_lowered, false);
+CONTROL(control_ptrace_smaller_set, ALICE_HOST, ptrace_lowered, false);
+CONTROL(control_root_ptrace_lowered, HOST_ROOT, ptrace_lowered, false);
 
 /* Past a mask without CAP_NET_ADMIN (or CAP_KILL). */
 MASKED(mask_live,		U_ROOT_NS, lo_up, false, 0, ALL_CAPS & ~NET, EPERM);
@@ -505,7 +725,7 @@ static void snapshot(char *buf, size_t size, pid_t attacker)
 	const struct { const char *name; pid_t pid; } tasks[] = {
 		{ "host_root", w.host_root }, { "host_alice", w.host_alice },
 		{ "bob_box", w.bob_box }, { "o_root", w.o_root },
-		{ "attacker", attacker },
+		{ "alice_nonet", w.alice_nonet }, { "attacker", attacker },
 	};
 	char text[256], path[64];
 	struct utsname u;
@@ -544,20 +764,22 @@ static void snapshot(char *buf, size_t size, pid_t attacker)
 
 FIXTURE_SETUP(escape)
 {
-	const struct agent_spec victims[4] = {
+	const struct agent_spec victims[NR_VICTIMS] = {
 		{ .creator = KEEP, .uid = KEEP, .victim = true },
 		{ .creator = ALICE, .uid = KEEP, .victim = true },
 		{ .creator = BOB, .uid = KEEP, .victim = true,
 		  .unshare = CLONE_NEWUSER | CLONE_NEWUTS },
 		{ .creator = ALICE, .uid = 0, .victim = true,
 		  .unshare = CLONE_NEWUSER, .uid_map = U_MAP },
+		{ .creator = ALICE, .uid = KEEP, .victim = true, .drop = NET },
 	};
-	pid_t *pids[4] = { &w.host_root, &w.host_alice, &w.bob_box, &w.o_root };
+	pid_t *pids[NR_VICTIMS] = { &w.host_root, &w.host_alice, &w.bob_box,
+				    &w.o_root, &w.alice_nonet };
 	int i;
 
 	self->saved_mask = get_mask();
 	ASSERT_EQ(ALL_CAPS, self->saved_mask);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < NR_VICTIMS; i++) {
 		ASSERT_EQ(0, agent_start(&self->victims[i], &victims[i]));
 		*pids[i] = self->victims[i].pid;
 	}
@@ -587,7 +809,7 @@ FIXTURE_TEARDOWN(escape)
 
 	set_mask(self->saved_mask);
 	agent_stop(&self->attacker);
-	for (i = 3; i >= 0; i--)
+	for (i = NR_VICTIMS - 1; i >= 0; i--)
 		agent_stop(&self->victims[i]);
 	keyctl(KEYCTL_UNLINK, w.key, KEY_SPEC_USER_KEYRING, 0);
 	unlink(HOST_FILE);
@@ -605,14 +827,20 @@ TEST_F(escape, attempt)
 	}
 	snapshot(self->after, sizeof(self->after), self->attacker.pid);
 	if (variant->reaches_alice) {
-		/* SIGUSR1 pending for host_alice, and for her alone. */
-		static const char got[] = "host_alice: pending 200 ";
-		char *line = strstr(self->after, got);
-		size_t at = strlen("host_alice: pending ");
+		/* SIGUSR1 pending for alice's two tasks, and for them alone. */
+		static const char * const got[] = {
+			"\nhost_alice: pending 200 ", "\nalice_nonet: pending 200 ",
+		};
 
-		ASSERT_NE(NULL, line);
-		line[at] = '0';
-		memmove(line + at + 1, line + at + 3, strlen(line + at + 3) + 1);
+		for (size_t i = 0; i < sizeof(got) / sizeof(got[0]); i++) {
+			char *line = strstr(self->after, got[i]);
+			size_t at = strlen(got[i]) - strlen("200 ");
+
+			ASSERT_NE(NULL, line);
+			line[at] = '0';
+			memmove(line + at + 1, line + at + 3,
+				strlen(line + at + 3) + 1);
+		}
 	}
 	/* A control may leave a signal pending; nothing else. */
 	if (!variant->control || variant->attempt != owner_signal) {
@@ -625,6 +853,23 @@ TEST_F(escape, attempt)
 /* The helper, as the exec attempts run it. */
 static int helper(const char *what)
 {
+	/*
+	 * A set-ID exec leaves the helper non-dumpable, and its /proc files
+	 * root's; it writes its own id maps there.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return errno;
+	if (!strcmp(what, "--drop-back")) {
+		/*
+		 * As newgrp or sg do: back to the caller's own ids, then run
+		 * the caller's command, here a plain copy of this program.
+		 */
+		if (setresgid(getgid(), getgid(), getgid()) ||
+		    setresuid(getuid(), getuid(), getuid()))
+			return errno;
+		execl(PLAIN_HELPER, PLAIN_HELPER, "--ns-lo-up", NULL);
+		return errno;
+	}
 	if (!strcmp(what, "--ns-lo-up")) {
 		int err = unshare_mapped(CLONE_NEWNET);
 
@@ -640,6 +885,8 @@ static int make_helpers(void)
 
 	err = copy_self(SUID_HELPER, 0, 04755);
 	if (!err)
+		err = copy_self(PLAIN_HELPER, 0, 0755);
+	if (!err)
 		err = copy_self(FCAPS_HELPER, 0, 0755);
 	if (!err && (!caps || cap_set_file(FCAPS_HELPER, caps)))
 		err = -errno;
@@ -652,7 +899,8 @@ int main(int argc, char **argv)
 	int ret, err;
 
 	if (argc > 1 && (!strcmp(argv[1], "--lo-up") ||
-			 !strcmp(argv[1], "--ns-lo-up")))
+			 !strcmp(argv[1], "--ns-lo-up") ||
+			 !strcmp(argv[1], "--drop-back")))
 		return helper(argv[1]);
 	err = make_helpers();
 	if (err) {
@@ -661,6 +909,7 @@ int main(int argc, char **argv)
 	}
 	ret = test_harness_run(argc, argv);
 	unlink(SUID_HELPER);
+	unlink(PLAIN_HELPER);
 	unlink(FCAPS_HELPER);
 	return ret;
 }

@@ -8,7 +8,9 @@
  *                 CAP_KILL in the target's user namespace
  *   AG_ATTACH     PTRACE_ATTACH, as __ptrace_may_access() and
  *                 cap_ptrace_access_check() combine a uid match, a
- *                 permitted-set subset in one namespace and CAP_SYS_PTRACE
+ *                 permitted-set subset in one namespace and CAP_SYS_PTRACE,
+ *                 and then the tracer's user namespace set must hold the
+ *                 tracee's
  *   AG_SETNS      setns() into the target's user namespace: CAP_SYS_ADMIN
  *                 there, after opening its nsfs file, a ptrace read check
  *   AG_HOSTNAME   sethostname() in its own uts namespace (target ignored)
@@ -99,7 +101,8 @@ static inline bool predict(struct ns_table *t, pid_t actor, pid_t target, int ca
 	return predict_ns(t, actor, target, "user", cap);
 }
 
-static inline bool predict_attach(struct ns_table *t, pid_t caller, pid_t target)
+/* Read-mode access (an nsfs link): uids, capabilities, permitted sets. */
+static inline bool predict_read(struct ns_table *t, pid_t caller, pid_t target)
 {
 	bool cap = predict(t, caller, target, CAP_SYS_PTRACE);
 	bool subset = ns_ino(caller, "user") == ns_ino(target, "user") &&
@@ -107,6 +110,16 @@ static inline bool predict_attach(struct ns_table *t, pid_t caller, pid_t target
 			~task_caps(caller, "CapPrm:"));
 
 	return (ptrace_ids_match(caller, target) || cap) && (subset || cap);
+}
+
+/*
+ * Attach mode: as read mode, and the caller's user namespace set must hold
+ * the target's, whatever the uids and capabilities.
+ */
+static inline bool predict_attach(struct ns_table *t, pid_t caller, pid_t target)
+{
+	return predict_read(t, caller, target) &&
+	       !(task_caps(target, "CapUns:") & ~task_caps(caller, "CapUns:"));
 }
 
 /*
@@ -127,7 +140,7 @@ static inline int agree_one(struct ns_table *t, struct agent *actor,
 		*want = predict_attach(t, a, target);
 		return agent_do(actor, OP_ATTACH, target, 0, NULL);
 	case AG_SETNS:
-		*want = predict_attach(t, a, target) &&
+		*want = predict_read(t, a, target) &&
 			predict(t, a, target, CAP_SYS_ADMIN);
 		return agent_do(actor, OP_TRY_SETNS, target, 0, NULL);
 	case AG_HOSTNAME:

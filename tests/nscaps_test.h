@@ -30,6 +30,7 @@
 #include <linux/nsfs.h>
 #include <sys/capability.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -71,10 +72,19 @@ struct agent_spec {
 	const char *gid_map;
 	/* The uid and gid to take in the new namespace (KEEP: stay). */
 	uid_t uid;
+	/* A supplementary group to keep across @creator (0: none). */
+	gid_t group;
 	/* Capabilities to keep across @creator and set, as cap_from_text(). */
 	const char *caps;
-	/* Capabilities to lower from the user namespace set, after @creator. */
+	/*
+	 * Capabilities to lower from the user namespace set.  By default the
+	 * agent lowers them before it becomes @creator, with CAP_SETPCAP, as
+	 * a container runtime or a PAM module would for the user it starts;
+	 * with @nnp it lowers them after, as @creator, under no_new_privs,
+	 * as an unprivileged sandbox does.
+	 */
 	unsigned long long drop;
+	bool nnp;
 	/*
 	 * Block SIGUSR1 rather than ignore it, so that a signal that got
 	 * through stays pending where the test can see it (task_pending()).
@@ -93,7 +103,7 @@ enum agent_op {
 	OP_SETUID,		/* setresuid(arg, arg, arg) */
 	OP_SETGID,		/* setresgid(arg, arg, arg) */
 	OP_SETGROUPS,		/* setgroups(1, { arg }) */
-	OP_USERNS_LOWER,	/* prctl(PR_CAP_USERNS, LOWER, arg) */
+	OP_USERNS_LOWER,	/* no_new_privs, prctl(PR_CAP_USERNS, LOWER, arg) */
 	OP_LO_UP,		/* ip link set lo up */
 	OP_ADD_DUMMY,		/* ip link add str type dummy */
 	OP_NFT_TABLE,		/* nft add table ip str */
@@ -163,14 +173,15 @@ static inline ino_t fd_ino(int fd)
 }
 
 /*
- * Become @uid and @uid's group.  Root of the current namespace keeps every
- * capability; any other uid keeps none, unless @keep.
+ * Become @uid and @uid's group, with @group as the one supplementary group
+ * (0: none).  Root of the current namespace keeps every capability; any
+ * other uid keeps none, unless @keep.
  */
-static inline int become(uid_t uid, bool keep)
+static inline int become_in_group(uid_t uid, bool keep, gid_t group)
 {
 	if (keep && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
 		return -errno;
-	if (setgroups(0, NULL) && errno != EPERM)
+	if (setgroups(group ? 1 : 0, &group) && errno != EPERM)
 		return -errno;
 	if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
 		return -errno;
@@ -189,6 +200,32 @@ static inline int become(uid_t uid, bool keep)
 	}
 	/* A uid change makes a task non-dumpable; the rules need ptrace. */
 	return prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ? -errno : 0;
+}
+
+static inline int become(uid_t uid, bool keep)
+{
+	return become_in_group(uid, keep, 0);
+}
+
+/* Lower every capability of @caps from the user namespace set. */
+static inline int userns_lower(unsigned long long caps)
+{
+	for (int cap = 0; cap <= CAP_LAST_CAP; cap++)
+		if (((caps >> cap) & 1) &&
+		    prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, cap, 0, 0))
+			return -errno;
+	return 0;
+}
+
+/*
+ * Lower @caps as an unprivileged process may: under no_new_privs, so that
+ * no set-user-ID program ever runs with the lowered set.
+ */
+static inline int userns_lower_nnp(unsigned long long caps)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -errno;
+	return userns_lower(caps);
 }
 
 static inline int set_caps(const char *text)
@@ -310,8 +347,7 @@ static inline int agent_op(const struct agent_cmd *c)
 		return setgroups(1, &group) ? errno : 0;
 	}
 	case OP_USERNS_LOWER:
-		return prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, c->arg, 0, 0) ?
-		       errno : 0;
+		return -userns_lower_nnp(1ULL << c->arg);
 	case OP_TRY_SETNS: {
 		pid_t child = fork();
 
@@ -366,12 +402,12 @@ static inline void agent_main(const struct agent_spec *s, int cmd, int res)
 
 	if (s->join)
 		err = join_ns(s->join, CLONE_NEWUSER | s->join_ns);
+	if (!err && !s->nnp)
+		err = userns_lower(s->drop);
 	if (!err && s->creator != KEEP)
-		err = become(s->creator, s->caps);
-	for (int cap = 0; !err && cap <= CAP_LAST_CAP; cap++)
-		if ((s->drop >> cap) & 1)
-			err = prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, cap, 0,
-				    0) ? -errno : 0;
+		err = become_in_group(s->creator, s->caps, s->group);
+	if (!err && s->nnp)
+		err = userns_lower_nnp(s->drop);
 	outer = geteuid();
 	outer_gid = getegid();
 	if (!err && s->unshare && unshare(s->unshare))
@@ -528,8 +564,9 @@ static inline long long task_pending(pid_t pid)
 	return task_caps(pid, "SigPnd:") | task_caps(pid, "ShdPnd:");
 }
 
-/* Copy the running program to @to, owned by @owner, with @mode. */
-static inline int copy_self(const char *to, uid_t owner, mode_t mode)
+/* Copy the running program to @to, owned by @uid and @gid, with @mode. */
+static inline int copy_self_as(const char *to, uid_t uid, gid_t gid,
+			       mode_t mode)
 {
 	char buf[65536];
 	int in, out, err = 0;
@@ -544,9 +581,14 @@ static inline int copy_self(const char *to, uid_t owner, mode_t mode)
 			err = -EIO;
 	close(in);
 	close(out);
-	if (!err && (chown(to, owner, owner) || chmod(to, mode)))
+	if (!err && (chown(to, uid, gid) || chmod(to, mode)))
 		err = -errno;
 	return err;
+}
+
+static inline int copy_self(const char *to, uid_t owner, mode_t mode)
+{
+	return copy_self_as(to, owner, owner, mode);
 }
 
 /* kernel.userns_cap_mask, written and read as hexadecimal. */
@@ -576,6 +618,42 @@ static inline long long get_mask(void)
 static inline long task_kuid(pid_t pid)
 {
 	return task_id(pid, "Uid:");
+}
+
+/* Write @marker into the kernel log, to read what follows with log_since(). */
+static inline int log_mark(const char *marker)
+{
+	return write_file("/dev/kmsg", marker);
+}
+
+/*
+ * The kernel log after the last line that holds @marker, read into @buf
+ * (the log buffer's size at least); "" if the marker is gone.
+ */
+static inline const char *log_since(const char *marker, char *buf,
+				    size_t size)
+{
+	int n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size - 1);
+	char *at, *last = NULL;
+
+	buf[n > 0 ? n : 0] = '\0';
+	for (at = strstr(buf, marker); at; at = strstr(at + 1, marker))
+		last = at;
+	return last ? last : buf + strlen(buf);
+}
+
+/* How many lines of @log hold @what. */
+static inline int log_count(const char *log, const char *what)
+{
+	int n = 0;
+
+	for (log = strstr(log, what); log; log = strstr(log, what)) {
+		n++;
+		log = strchr(log, '\n');
+		if (!log)
+			break;
+	}
+	return n;
 }
 
 /* The errno as a name, for readable expectations in variant tables. */

@@ -86,7 +86,7 @@ static void worker(uid_t uid, int cycles, unsigned int seed)
 			_exit(255);
 		if (!child) {
 			if (lower)
-				prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, cap, 0, 0);
+				userns_lower_nnp(1ULL << cap);
 			while (depth--)
 				if (nest())
 					_exit(1);

@@ -298,6 +298,17 @@ TEST_F(cli, exec_lowers_the_set)
 		TH_LOG("%s", self->out);
 }
 
+/* The kernel lets an unprivileged task lower its set under no_new_privs. */
+TEST_F(cli, exec_sets_no_new_privs)
+{
+	char *argv[] = { "nscaps", "exec", "--drop", "cap_net_admin", "--",
+			 "/bin/grep", "NoNewPrivs", "/proc/self/status", NULL };
+
+	ASSERT_EQ(0, run(self->out, sizeof(self->out), ALICE, argv));
+	EXPECT_NE(NULL, strstr(self->out, "NoNewPrivs:\t1"))
+		TH_LOG("%s", self->out);
+}
+
 TEST_F(cli, exec_keeps_only)
 {
 	char *argv[] = { "nscaps", "exec", "--keep", "SYS_ADMIN,cap_kill",

@@ -371,10 +371,7 @@ static int do_exec(struct ns_table *t, int argc, char **argv)
 
 	if (argc < 4 || strcmp(argv[2], "--"))
 		usage();
-	/*
-	 * Option 74 is PR_CAP_USERNS only on a kernel with our series (later
-	 * mainline kernels use it for shadow stacks): look for CapUns first.
-	 */
+	/* Say which kernels lack the set before anything is changed. */
 	if (nsinfo_task(t, getpid(), &self))
 		die("reading /proc/self: %s", strerror(errno));
 	if (!self.has_set)
@@ -387,6 +384,13 @@ static int do_exec(struct ns_table *t, int argc, char **argv)
 	else
 		usage();
 
+	/*
+	 * The kernel lets a task without CAP_SETPCAP lower its set only under
+	 * no_new_privs, so that no set-user-ID program runs with a set its
+	 * caller lowered; the command runs under it too.
+	 */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		die("setting no_new_privs: %s", strerror(errno));
 	for (cap = 0; cap < 64; cap++) {
 		if (!(drop & (1ULL << cap)))
 			continue;

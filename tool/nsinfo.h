@@ -17,7 +17,7 @@
 #define NS_GET_USERNS_CAP_CEILING	_IOR(0xb7, 0x40, __u64)
 #endif
 #ifndef PR_CAP_USERNS
-#define PR_CAP_USERNS			74
+#define PR_CAP_USERNS			0x55534e53
 #define PR_CAP_USERNS_IS_SET		1
 #define PR_CAP_USERNS_RAISE		2
 #define PR_CAP_USERNS_LOWER		3
