@@ -24,7 +24,7 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
-	escape_test tool_test fuzz_test stress_test
+	escape_test erofs_test tool_test fuzz_test stress_test
 # The tree's own selftests for this area; the nsfs ones are plain programs
 # (exit status only) that guest/init reports as one test each.
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
@@ -94,9 +94,14 @@ $(B)/tests/nsfs_%: kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
 
-guest: kernel $(GUEST_BINS)
+guest: kernel $(GUEST_BINS) $(B)/disk.img
 	@SUITES="$(SUITES) $(TREE_TESTS)" PLAIN="nsfs_owner nsfs_pidns" \
 		MODULES=$(KOUT)/modroot scripts/initramfs.sh $(GUEST_BINS)
+
+# The guest's second disk: ext4 with fs-verity and the EROFS images of
+# erofs_test and the demo, which carry erofs_test as their probe program.
+$(B)/disk.img: scripts/disk.sh $(B)/tests/erofs_test
+	@scripts/disk.sh $@ $(B)/tests/erofs_test
 
 check: guest $(B)/nscaps
 	@echo "check: booting the guest (log: $(B)/check.log)"

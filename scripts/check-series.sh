@@ -2,7 +2,8 @@
 # Build every prefix of the series, one patch at a time, twice (the KUnit
 # suites as a module, as distributions build KUnit, and built in), and run
 # checkpatch.pl --strict on each patch: every patch must build on its own,
-# either way, without a warning.  Uses a worktree of build/linux
+# either way, without a warning.  Options of the fragments that a prefix
+# does not define yet are passed over.  Uses a worktree of build/linux
 # (build/series-tree) and output directories of its own, so the main build
 # is left alone.
 set -eu
@@ -16,7 +17,8 @@ git -C "$tree" worktree prune
 # build NAME [FRAGMENT]: build the worktree into build/series-kbuild-NAME.
 build() {
 	local log=$top/build/series-build-$1.log
-	if EXTRA_FRAGMENTS=${2:-} KSRC=$wt KBUILD_OUT=$top/build/series-kbuild-$1 \
+	if KCONFIG_MISSING_OK=1 EXTRA_FRAGMENTS=${2:-} KSRC=$wt \
+	   KBUILD_OUT=$top/build/series-kbuild-$1 \
 	   BZIMAGE=$top/build/series-bzImage-$1 "$top/scripts/kernel.sh" \
 	   >"$log" 2>&1 && ! grep -q 'warning:' "$log"; then
 		echo ok

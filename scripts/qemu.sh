@@ -3,7 +3,8 @@
 # under TCG.
 #   qemu.sh MODE LOG TIMEOUT   serial console to LOG, killed after TIMEOUT s
 #   qemu.sh shell              interactive, console on this terminal
-# SMP sets the CPU count (2), QEMU_OPTS adds options (make bench: -icount).
+# SMP sets the CPU count (2), QEMU_OPTS adds options (make bench: -icount),
+# DISK names the second disk (build/disk.img; empty: none).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +13,11 @@ mode=$1
 args=(-accel tcg -m 1G -smp "${SMP:-2}" -no-reboot -nodefaults ${QEMU_OPTS:-}
       -kernel "${KERNEL:-$top/build/bzImage}"
       -initrd "${INITRD:-$top/build/initramfs.cpio.gz}")
+# The second disk, ext4 with fs-verity (scripts/disk.sh); the guest's
+# writes to it are thrown away.
+disk=${DISK-$top/build/disk.img}
+[ -n "$disk" ] && [ -f "$disk" ] &&
+	args+=(-drive "file=$disk,format=raw,if=virtio,snapshot=on")
 cmdline="console=ttyS0 panic=-1 oops=panic nscaps.mode=$mode ${APPEND:-}"
 
 if [ "$mode" = shell ]; then

@@ -11,6 +11,7 @@
  * namespace: bringing lo up, adding a link, adding a netfilter table.
  */
 
+#include <pthread.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -163,6 +164,7 @@ FIXTURE_VARIANT(owner) {
 	bool drop_after;
 	int expected;
 	int attach;	/* PTRACE_ATTACH to root of U */
+	int open_ns;	/* opening its namespace file, to join U */
 };
 
 FIXTURE_VARIANT_ADD(owner, full) {
@@ -170,6 +172,7 @@ FIXTURE_VARIANT_ADD(owner, full) {
 };
 FIXTURE_VARIANT_ADD(owner, owner_set_lowered) {
 	.drop_after = true, .expected = EPERM, .attach = EPERM,
+	.open_ns = EACCES,
 };
 FIXTURE_VARIANT_ADD(owner, ceiling_lowered) {
 	.drop_before = true, .drop_after = true, .expected = EPERM,
@@ -201,16 +204,17 @@ TEST_F(owner, signal)
 {
 	EXPECT_EQ(variant->expected, agent_do(&self->alice, OP_SIGNAL,
 					      self->u.pid, 0, NULL));
-	/* Other capabilities of the owner rule are untouched: CAP_SYS_ADMIN. */
-	EXPECT_EQ(0, agent_do(&self->alice, OP_TRY_SETNS, self->u.pid, 0,
-			      NULL));
 	/*
-	 * Attaching needs CAP_SYS_PTRACE in U, which the owner rule gives,
-	 * and alice's set to hold root of U's: it does not once she lowered
-	 * hers below the set root of U was started with.
+	 * Attaching, and opening U's namespace file to join it, need
+	 * CAP_SYS_PTRACE in U, which the owner rule gives, and alice's set
+	 * to hold root of U's: it does not once she lowered hers below the
+	 * set root of U was started with.  Joining then needs CAP_SYS_ADMIN
+	 * in U, which the owner rule still gives.
 	 */
 	EXPECT_EQ(variant->attach, agent_do(&self->alice, OP_ATTACH,
 					    self->u.pid, 0, NULL));
+	EXPECT_EQ(variant->open_ns, agent_do(&self->alice, OP_TRY_SETNS,
+					     self->u.pid, 0, NULL));
 }
 
 /*
@@ -219,9 +223,11 @@ TEST_F(owner, signal)
  *   init: alice
  *   +-- B  alice's, made with her set full: ceiling full
  *
- *   an alice task that dropped CAP_NET_ADMIN joins B (owner rule: she has
- *   CAP_SYS_ADMIN in B) and gets B's caps without CAP_NET_ADMIN; root of B,
- *   which entered B before, keeps it.
+ *   an alice task that dropped CAP_NET_ADMIN cannot open B's namespace
+ *   files through /proc (root of B holds a fuller set); given them (the
+ *   test opens them for it, as a helper could pass them), it joins B (the
+ *   owner rule gives it CAP_SYS_ADMIN in B) and gets B's caps without
+ *   CAP_NET_ADMIN; root of B, which entered B before, keeps it.
  */
 TEST(setns_into_fuller_namespace_is_clamped)
 {
@@ -230,14 +236,25 @@ TEST(setns_into_fuller_namespace_is_clamped)
 				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
 	struct agent_spec jspec = { .creator = ALICE, .drop = NET,
 				    .uid = KEEP };
+	char path[64];
+	int user, net;
 	long long eff;
 
 	ASSERT_EQ(0, agent_start(&b, &bspec));
-	ASSERT_EQ(0, agent_start(&joiner, &jspec));
 	EXPECT_TRUE(HAS(ns_ceiling(b.pid), CAP_NET_ADMIN));
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", b.pid);
+	user = open(path, O_RDONLY);
+	snprintf(path, sizeof(path), "/proc/%d/ns/net", b.pid);
+	net = open(path, O_RDONLY);
+	ASSERT_LE(0, user);
+	ASSERT_LE(0, net);
+	ASSERT_EQ(0, agent_start(&joiner, &jspec));
+	close(user);
+	close(net);
 
-	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS, b.pid, 0, "user"));
-	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS, b.pid, 0, "net"));
+	EXPECT_EQ(EACCES, agent_do(&joiner, OP_SETNS, b.pid, 0, "user"));
+	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS_FD, 0, user, NULL));
+	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS_FD, 0, net, NULL));
 	eff = task_caps(joiner.pid, "CapEff:");
 	EXPECT_FALSE(HAS(eff, CAP_NET_ADMIN));
 	EXPECT_FALSE(HAS(task_caps(joiner.pid, "CapBnd:"), CAP_NET_ADMIN));
@@ -347,26 +364,31 @@ TEST_F(mask, entering_while_low_restored)
  *   +-- U  alice's, she maps herself to its root (CapEff full)
  *       +-- M  made by root of U, which writes its uid_map "0 0 1"
  *
- *   mask                                    the map
- *   full                                    allowed
- *   -SETFCAP before M is made               EPERM
- *   -SETFCAP after M, before the map        EPERM
+ *   mask when M is made   when the map is written   the map
+ *   full                  full                      allowed
+ *   -SETFCAP              -SETFCAP                  EPERM
+ *   full                  -SETFCAP                  EPERM
+ *   -SETFCAP              full                      allowed: raising the
+ *                                                   mask restores it
  */
 FIXTURE(root_map) {
 	long long saved;
 };
 
 FIXTURE_VARIANT(root_map) {
-	bool before, between;
+	bool low_at_creation, low_at_map;
 	int expected;
 };
 
 FIXTURE_VARIANT_ADD(root_map, mask_full) { .expected = 0 };
-FIXTURE_VARIANT_ADD(root_map, mask_before_creation) {
-	.before = true, .expected = EPERM,
+FIXTURE_VARIANT_ADD(root_map, mask_low) {
+	.low_at_creation = true, .low_at_map = true, .expected = EPERM,
 };
-FIXTURE_VARIANT_ADD(root_map, mask_before_map) {
-	.between = true, .expected = EPERM,
+FIXTURE_VARIANT_ADD(root_map, mask_lowered_before_map) {
+	.low_at_map = true, .expected = EPERM,
+};
+FIXTURE_VARIANT_ADD(root_map, mask_raised_before_map) {
+	.low_at_creation = true, .expected = 0,
 };
 
 FIXTURE_SETUP(root_map)
@@ -388,7 +410,7 @@ TEST_F(root_map, map_root_to_root)
 
 	ASSERT_EQ(0, pipe(made));
 	ASSERT_EQ(0, pipe(go));
-	if (variant->before)
+	if (variant->low_at_creation)
 		ASSERT_EQ(0, set_mask(no_setfcap));
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -403,8 +425,7 @@ TEST_F(root_map, map_root_to_root)
 		_exit(-proc_write(getpid(), "uid_map", "0 0 1"));
 	}
 	ASSERT_EQ(1, read(made[0], &c, 1));
-	if (variant->between)
-		ASSERT_EQ(0, set_mask(no_setfcap));
+	ASSERT_EQ(0, set_mask(variant->low_at_map ? no_setfcap : ALL_CAPS));
 	ASSERT_EQ(1, write(go[1], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
@@ -418,77 +439,83 @@ TEST_F(root_map, map_root_to_root)
  *   init: real root lowers the mask (-NET, or -SYS_PTRACE)
  *   +-- C  alice's, root of C is kuid 200000 (U_MAP)
  *   +-- D  bob's, he maps himself to its root
+ *   +-- R1 real root's, root of R1 is kuid 300000
+ *   +-- R2 real root's, root of R2 is kuid 400000
  */
-FIXTURE(denial_log) {
+struct log_world {
 	long long saved;
-	struct agent c, d;
+	struct agent c, d, r1, r2;
 	char log[1 << 18];
 };
 
-FIXTURE_SETUP(denial_log)
+static int log_world_start(struct log_world *w)
 {
 	struct agent_spec c = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
 				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
 	struct agent_spec d = { .creator = BOB, .uid = 0,
 				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent_spec r = { .creator = KEEP, .uid = 0,
+				.uid_map = "0 300000 1000",
+				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	int err;
 
-	self->saved = get_mask();
-	ASSERT_EQ(0, agent_start(&self->c, &c));
-	ASSERT_EQ(0, agent_start(&self->d, &d));
+	w->saved = get_mask();
+	err = agent_start(&w->c, &c);
+	if (!err)
+		err = agent_start(&w->d, &d);
+	if (!err)
+		err = agent_start(&w->r1, &r);
+	r.uid_map = "0 400000 1000";
+	if (!err)
+		err = agent_start(&w->r2, &r);
+	return err;
+}
+
+static void log_world_stop(struct log_world *w)
+{
+	agent_stop(&w->r2);
+	agent_stop(&w->r1);
+	agent_stop(&w->d);
+	agent_stop(&w->c);
+	set_mask(w->saved);
+}
+
+FIXTURE(denial_log) {
+	struct log_world w;
+};
+
+FIXTURE_SETUP(denial_log)
+{
+	ASSERT_EQ(0, log_world_start(&self->w));
 }
 
 FIXTURE_TEARDOWN(denial_log)
 {
-	agent_stop(&self->d);
-	agent_stop(&self->c);
-	set_mask(self->saved);
+	log_world_stop(&self->w);
 }
 
-#define FLOOD	300
-
-static int lo_up_flood(const struct agent_cmd *c)
+/* A name with a newline cannot forge a line of the log. */
+static int renamed_lo_up(const struct agent_cmd *c)
 {
-	int i, err = 0;
-
-	for (i = 0; i < FLOOD && !err; i++)
-		err = net_lo_up() == EPERM ? 0 : EINVAL;
-	return err;
+	if (prctl(PR_SET_NAME, "x\nforged", 0, 0, 0))
+		return errno;
+	return net_lo_up();
 }
 
-/*
- * Alice's container makes 300 denials in a row; bob's one after it still
- * reaches the log.  One rate limit for everyone would have swallowed it.
- * A user may log 100 a second, so if the flood took less than a second,
- * which spans at most two rate-limit intervals, 100 of it at least were
- * held back.
- */
-TEST_F(denial_log, rate_limited_per_user)
+TEST_F(denial_log, name_escaped)
 {
-	struct timespec t0, t1;
+	static const char marker[] = "nscaps: denial_log.name_escaped";
 	const char *log;
-	char what[64];
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
-	ASSERT_EQ(0, log_mark("nscaps: denial_log.rate_limited_per_user"));
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ASSERT_EQ(0, agent_do(&self->c, OP_CALL, 0, (long)lo_up_flood, NULL));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	ASSERT_EQ(EPERM, agent_do(&self->d, OP_LO_UP, 0, 0, NULL));
-	log = log_since("nscaps: denial_log.rate_limited_per_user", self->log,
-			sizeof(self->log));
-
-	snprintf(what, sizeof(what), "(euid 200000) in user namespace %lu",
-		 (unsigned long)ns_ino(self->c.pid, "user"));
-	EXPECT_LT(0, log_count(log, what));
-	if (t1.tv_sec - t0.tv_sec < 1 ||
-	    (t1.tv_sec - t0.tv_sec == 1 && t1.tv_nsec < t0.tv_nsec))
-		EXPECT_GE(FLOOD - 100, log_count(log, what));
-	snprintf(what, sizeof(what), "(euid 1001) in user namespace %lu by "
-		 "kernel.userns_cap_mask", (unsigned long)ns_ino(self->d.pid,
-								 "user"));
-	EXPECT_EQ(1, log_count(log, what)) {
+	ASSERT_EQ(0, log_mark(marker));
+	EXPECT_EQ(EPERM, agent_do(&self->w.d, OP_CALL, 0,
+				  (long)renamed_lo_up, NULL));
+	log = log_since(marker, self->w.log, sizeof(self->w.log));
+	EXPECT_EQ(1, log_count(log, "denied to x\\nforged[")) {
 		TH_LOG("%s", log);
 	}
+	EXPECT_EQ(0, log_count(log, "\nforged["));
 }
 
 /*
@@ -527,21 +554,113 @@ static int traceme_by_child(const struct agent_cmd *c)
 
 TEST_F(denial_log, names_whose_credentials)
 {
+	static const char marker[] =
+		"nscaps: denial_log.names_whose_credentials";
 	const char *log;
 	char what[128];
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~(1LL << CAP_SYS_PTRACE)));
-	ASSERT_EQ(0, log_mark("nscaps: denial_log.names_whose_credentials"));
-	EXPECT_EQ(EPERM, agent_do(&self->c, OP_CALL, 0,
+	ASSERT_EQ(0, log_mark(marker));
+	EXPECT_EQ(EPERM, agent_do(&self->w.c, OP_CALL, 0,
 				  (long)traceme_by_child, NULL));
-	log = log_since("nscaps: denial_log.names_whose_credentials",
-			self->log, sizeof(self->log));
+	log = log_since(marker, self->w.log, sizeof(self->w.log));
 	snprintf(what, sizeof(what), "capability %d denied to credentials of "
 		 "euid 200000, checked by ceiling_test[", CAP_SYS_PTRACE);
 	EXPECT_EQ(1, log_count(log, what)) {
 		TH_LOG("%s", log);
 	}
 	EXPECT_EQ(0, log_count(log, "(euid 200000)"));
+}
+
+/*
+ * A flood of denials is logged 10 lines in 5 seconds for each user, so
+ * that another user's next denial still reaches the log.  A denial in
+ * alice's container counts as alice's; in a container real root made,
+ * each user counts apart, and real root's containers do not share one
+ * unlimited allowance.  After denial_log: the flood holds the flooder's
+ * allowance for 5 seconds.
+ *
+ *   flooder (300 denials)   then, one denial by     logged
+ *   root of C (alice's)     root of D (bob's)       1
+ *   root of R1 (root's)     root of R2 (root's)     1
+ */
+FIXTURE(denial_flood) {
+	struct log_world w;
+};
+
+FIXTURE_VARIANT(denial_flood) {
+	bool root_made;
+};
+
+FIXTURE_VARIANT_ADD(denial_flood, users_namespaces) {};
+FIXTURE_VARIANT_ADD(denial_flood, root_made_containers) {
+	.root_made = true,
+};
+
+FIXTURE_SETUP(denial_flood)
+{
+	ASSERT_EQ(0, log_world_start(&self->w));
+}
+
+FIXTURE_TEARDOWN(denial_flood)
+{
+	log_world_stop(&self->w);
+}
+
+#define FLOOD	300
+
+static int lo_up_flood(const struct agent_cmd *c)
+{
+	int i, err = 0;
+
+	for (i = 0; i < FLOOD && !err; i++)
+		err = net_lo_up() == EPERM ? 0 : EINVAL;
+	return err;
+}
+
+/* Seconds from @t0 to now. */
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return t1.tv_sec - t0->tv_sec + (t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+TEST_F(denial_flood, rate_limited_per_user)
+{
+	static const char marker[] = "nscaps: denial_flood";
+	struct agent *flooder = variant->root_made ? &self->w.r1 : &self->w.c;
+	struct agent *other = variant->root_made ? &self->w.r2 : &self->w.d;
+	long flood_euid = variant->root_made ? 300000 : 200000;
+	long other_euid = variant->root_made ? 400000 : 1001;
+	struct timespec t0;
+	const char *log;
+	char what[96];
+	double secs;
+	int lines;
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(0, log_mark(marker));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, agent_do(flooder, OP_CALL, 0, (long)lo_up_flood, NULL));
+	secs = since(&t0);
+	ASSERT_EQ(EPERM, agent_do(other, OP_LO_UP, 0, 0, NULL));
+	log = log_since(marker, self->w.log, sizeof(self->w.log));
+
+	snprintf(what, sizeof(what), "(euid %ld) in user namespace %lu",
+		 flood_euid, (unsigned long)ns_ino(flooder->pid, "user"));
+	lines = log_count(log, what);
+	EXPECT_LT(0, lines);
+	/* Within 5 seconds, at most two intervals' worth. */
+	if (secs < 5)
+		EXPECT_GE(20, lines);
+	snprintf(what, sizeof(what), "(euid %ld) in user namespace %lu by "
+		 "kernel.userns_cap_mask", other_euid,
+		 (unsigned long)ns_ino(other->pid, "user"));
+	EXPECT_EQ(1, log_count(log, what)) {
+		TH_LOG("%.2f s, %d lines of the flood; %s", secs, lines, log);
+	}
 }
 
 /*
@@ -696,24 +815,34 @@ TEST(prctl_lower_and_clear_all)
 /*
  * Who may lower the set: a task under no_new_privs, or one with
  * CAP_SETPCAP in its own user namespace, as for seccomp filters and the
- * bounding set.  Anyone else gets EPERM and keeps its set.
+ * bounding set; and only a process that is the sole user of its memory,
+ * as for unshare(CLONE_NEWUSER).  Anyone else gets EPERM (EINVAL) and
+ * keeps its set.
  *
  *   init
  *   |  alice                       no caps                 EPERM
  *   |  alice, no_new_privs                                 allowed
+ *   |  alice, no_new_privs, with a second thread           EINVAL
+ *   |  alice, no_new_privs, her memory shared (CLONE_VM)   EINVAL
  *   |  real root                   CAP_SETPCAP             allowed
  *   |  real root                   all but CAP_SETPCAP     EPERM
  *   +-- U  alice's
  *         root of U                CAP_SETPCAP in U        allowed
  *         root of U                no caps left            EPERM
  */
-FIXTURE(lower_rule) {};
+FIXTURE(lower_rule) {
+	pthread_t thread;
+	pid_t vm_sharer;
+	int hold[2];
+};
 
 enum lowerer { ALICE_PLAIN, ALICE_NNP, REAL_ROOT, ROOT_NO_SETPCAP, U_ROOT,
 	       U_ROOT_NO_CAPS };
+enum sharing { ALONE, THREAD, SHARED_VM };
 
 FIXTURE_VARIANT(lower_rule) {
 	enum lowerer who;
+	enum sharing sharing;
 	unsigned long op;
 	int expected;
 };
@@ -730,9 +859,42 @@ LOWER_RULE(root_lower, REAL_ROOT, PR_CAP_USERNS_LOWER, 0);
 LOWER_RULE(root_no_setpcap_lower, ROOT_NO_SETPCAP, PR_CAP_USERNS_LOWER, EPERM);
 LOWER_RULE(ns_root_lower, U_ROOT, PR_CAP_USERNS_LOWER, 0);
 LOWER_RULE(ns_root_no_caps_lower, U_ROOT_NO_CAPS, PR_CAP_USERNS_LOWER, EPERM);
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_second_thread) {
+	.who = ALICE_NNP, .sharing = THREAD, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_memory) {
+	.who = ALICE_NNP, .sharing = SHARED_VM, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
+
+/*
+ * A thread, or a process sharing our memory, that waits to be released;
+ * @pipe is a pipe's two ends.  A process has its own copy of the file
+ * table, in which it closes the end it would otherwise hold open.
+ */
+static int hold_on(void *pipe)
+{
+	char c;
+
+	close(((int *)pipe)[1]);
+	return read(((int *)pipe)[0], &c, 1) < 0;
+}
+
+static void *hold_on_thread(void *pipe)
+{
+	char c;
+
+	if (read(((int *)pipe)[0], &c, 1) < 0)
+		return pipe;
+	return NULL;
+}
 
 FIXTURE_SETUP(lower_rule)
 {
+	static char stack[1 << 16];
+
+	ASSERT_EQ(0, pipe(self->hold));
 	switch (variant->who) {
 	case ALICE_PLAIN:
 		ASSERT_EQ(0, become(ALICE, false));
@@ -754,10 +916,25 @@ FIXTURE_SETUP(lower_rule)
 			ASSERT_EQ(0, set_caps("all-epi"));
 		break;
 	}
+	if (variant->sharing == THREAD)
+		ASSERT_EQ(0, pthread_create(&self->thread, NULL,
+					    hold_on_thread, self->hold));
+	if (variant->sharing == SHARED_VM) {
+		self->vm_sharer = clone(hold_on, stack + sizeof(stack),
+					CLONE_VM | SIGCHLD, self->hold);
+		ASSERT_LT(0, self->vm_sharer);
+	}
 	ASSERT_EQ(ALL_CAPS, task_caps(0, "CapUns:"));
 }
 
-FIXTURE_TEARDOWN(lower_rule) {}
+FIXTURE_TEARDOWN(lower_rule)
+{
+	close(self->hold[1]);
+	if (variant->sharing == THREAD)
+		pthread_join(self->thread, NULL);
+	if (variant->sharing == SHARED_VM)
+		waitpid(self->vm_sharer, NULL, 0);
+}
 
 TEST_F(lower_rule, lower)
 {
@@ -780,60 +957,93 @@ TEST_F(lower_rule, lower)
 
 /*
  * Exec keeps the set, whatever the program gains, as it keeps the bounding
- * set.  The helper (this program run with --report) exits with bit 0 set if
- * CAP_NET_ADMIN is in its user namespace set, bit 1 if it can bring lo up
- * in a user and network namespace it creates.
+ * set, and the set holds the program in the namespace it runs in, below
+ * the initial one.  The helper (this program run with --report) exits
+ * with bit 0 set if CAP_NET_ADMIN is in its user namespace set, bit 1 if
+ * it can bring lo up in a user and network namespace it creates, bit 2 if
+ * it can in a network namespace it creates in its own user namespace.
  *
  *   caller                            helper                        sees
- *   alice, full set                   set-user-ID root copy         3
+ *   alice, full set                   set-user-ID root copy         7
  *   alice, set -NET (lowered by       plain copy                    0
- *     real root before it became      set-user-ID root copy         0
- *     alice, with CAP_SETPCAP)        set-group-ID copy of a group  0
+ *     real root before it became      set-user-ID root copy         4: real
+ *     alice, with CAP_SETPCAP)                                      root in
+ *                                                                   init
+ *                                     set-group-ID copy of a group  0
  *                                     she is in
  *                                     file caps cap_net_admin+ep    0
  *   alice, set -NET, no_new_privs     set-user-ID root copy         0
  *   uid 5 of D (alice's, -NET),       set-user-ID root-of-D copy    1: D's
  *     its own set full                                              ceiling
  *                                                                   cuts
- *   alice, full set, mask -NET        set-user-ID root copy         1
+ *   uid 5 of R (real root's, full     set-user-ID root-of-R copy    0: its
+ *     ceiling), set -NET lowered by                                 set
+ *     the runtime (real root in R)                                  holds R
+ *   alice, full set, mask -NET        set-user-ID root copy         5
  */
+static int in_child(int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid)
+		_exit(fn());
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ?
+	       WEXITSTATUS(status) : -1;
+}
+
+static int new_userns_lo_up(void)
+{
+	return unshare(CLONE_NEWUSER | CLONE_NEWNET) ? errno : net_lo_up();
+}
+
+static int own_userns_lo_up(void)
+{
+	return unshare(CLONE_NEWNET) ? errno : net_lo_up();
+}
+
 static int report(void)
 {
 	int status = 0;
 
 	if (HAS(task_caps(0, "CapUns:"), CAP_NET_ADMIN))
 		status |= 1;
-	if (!unshare(CLONE_NEWUSER | CLONE_NEWNET) && !net_lo_up())
+	if (!in_child(new_userns_lo_up))
 		status |= 2;
+	if (!in_child(own_userns_lo_up))
+		status |= 4;
 	return status;
 }
 
 #define USERS_GID	100	/* a group alice is in */
 
 enum helper_kind { PLAIN, SETUID_ROOT, SETGID_USERS, FILE_CAPS };
+enum caller_ns { INIT, IN_D, IN_R };
 
 FIXTURE(exec) {
-	struct agent d, caller;
+	struct agent ns, caller;
 	long long saved_mask;
 };
 
 FIXTURE_VARIANT(exec) {
 	enum helper_kind helper;
 	unsigned long long drop;
-	bool in_d;		/* the caller is uid 5 of D */
+	enum caller_ns in;	/* uid 5 of D or of R, or alice */
 	bool no_new_privs;
 	bool masked;
 	int expected;
 };
 
 FIXTURE_VARIANT_ADD(exec, full_set_setuid_root) {
-	.helper = SETUID_ROOT, .expected = 3,
+	.helper = SETUID_ROOT, .expected = 7,
 };
 FIXTURE_VARIANT_ADD(exec, plain) {
 	.helper = PLAIN, .drop = NET, .expected = 0,
 };
 FIXTURE_VARIANT_ADD(exec, setuid_root) {
-	.helper = SETUID_ROOT, .drop = NET, .expected = 0,
+	.helper = SETUID_ROOT, .drop = NET, .expected = 4,
 };
 FIXTURE_VARIANT_ADD(exec, setgid_own_group) {
 	.helper = SETGID_USERS, .drop = NET, .expected = 0,
@@ -846,24 +1056,33 @@ FIXTURE_VARIANT_ADD(exec, setuid_no_new_privs) {
 	.expected = 0,
 };
 FIXTURE_VARIANT_ADD(exec, setuid_inside_clamped_ns) {
-	.helper = SETUID_ROOT, .in_d = true, .expected = 1,
+	.helper = SETUID_ROOT, .in = IN_D, .expected = 1,
+};
+FIXTURE_VARIANT_ADD(exec, setuid_in_root_container_lowered) {
+	.helper = SETUID_ROOT, .in = IN_R, .drop = NET, .expected = 0,
 };
 FIXTURE_VARIANT_ADD(exec, setuid_under_lowered_mask) {
-	.helper = SETUID_ROOT, .masked = true, .expected = 1,
+	.helper = SETUID_ROOT, .masked = true, .expected = 5,
 };
 
 FIXTURE_SETUP(exec)
 {
 	struct agent_spec d = { .creator = ALICE, .drop = NET, .uid = 0,
 				.unshare = CLONE_NEWUSER, .uid_map = U_MAP };
+	struct agent_spec r = { .creator = KEEP, .uid = 0,
+				.unshare = CLONE_NEWUSER,
+				.uid_map = "0 300000 1000" };
 	struct agent_spec caller = { .creator = ALICE, .drop = variant->drop,
 				     .group = USERS_GID, .uid = KEEP };
-	/* Owned by real root, or by root of D (kuid 200000). */
-	uid_t owner = variant->in_d ? 200000 : 0;
+	/* Owned by real root, or by root of D or of R. */
+	static const uid_t owners[] = {
+		[INIT] = 0, [IN_D] = 200000, [IN_R] = 300000,
+	};
 	static const mode_t modes[] = {
 		[PLAIN] = 0755, [SETUID_ROOT] = 04755,
 		[SETGID_USERS] = 02755, [FILE_CAPS] = 0755,
 	};
+	uid_t owner = owners[variant->in];
 
 	ASSERT_EQ(0, copy_self_as("/tmp/helper", owner,
 				  variant->helper == SETGID_USERS ?
@@ -875,9 +1094,11 @@ FIXTURE_SETUP(exec)
 		ASSERT_EQ(0, cap_set_file("/tmp/helper", caps));
 		cap_free(caps);
 	}
-	if (variant->in_d) {
-		ASSERT_EQ(0, agent_start(&self->d, &d));
-		caller.join = self->d.pid;
+	if (variant->in != INIT) {
+		ASSERT_EQ(0, agent_start(&self->ns,
+					 variant->in == IN_D ? &d : &r));
+		/* Joined as real root, which lowers the set, then uid 5. */
+		caller.join = self->ns.pid;
 		caller.creator = 5;
 		caller.group = 0;
 	}
@@ -894,13 +1115,12 @@ FIXTURE_TEARDOWN(exec)
 {
 	set_mask(self->saved_mask);
 	agent_stop(&self->caller);
-	agent_stop(&self->d);
+	agent_stop(&self->ns);
 	unlink("/tmp/helper");
 }
 
 TEST_F(exec, helper_set)
 {
-	/* Inside D the caller's own set is full; D's ceiling is what cuts. */
 	EXPECT_EQ(!variant->drop, HAS(task_caps(self->caller.pid, "CapUns:"),
 				      CAP_NET_ADMIN));
 	EXPECT_EQ(variant->expected,

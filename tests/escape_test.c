@@ -56,6 +56,7 @@
 static struct {
 	pid_t host_root, host_alice, bob_box, o_root, alice_nonet;
 	long key;
+	int o_userns;	/* O's user namespace, as a helper could pass it */
 } w;
 
 /* A byte every task of the suite has at the same address. */
@@ -255,12 +256,9 @@ static int nested_creation(void)
 }
 static int into_o_then_lo_up(void)
 {
-	int fd = open_ns(w.o_root, "user"), err;
+	int err;
 
-	if (fd < 0)
-		return errno;
-	err = setns(fd, CLONE_NEWUSER) ? errno : 0;
-	close(fd);
+	err = setns(w.o_userns, CLONE_NEWUSER) ? errno : 0;
 	if (!err)
 		err = unshare(CLONE_NEWNET) ? errno : 0;
 	return err ? err : net_lo_up();
@@ -309,9 +307,11 @@ static void *thread_clone_userns(void *arg)
 }
 
 /*
- * The set is per thread, like every capability set: a thread started
- * before another thread lowered it keeps its own.  @started_before says
- * which one makes the namespace.
+ * The set is held by each thread, but only a process with no other thread
+ * (and no other process sharing its memory) may lower it, so a thread
+ * started after the lowering inherits it and a thread started before
+ * makes the lowering fail.  @started_before says which one makes the
+ * namespace.
  */
 static pthread_barrier_t lowered;
 
@@ -365,12 +365,9 @@ static int exec_setgid_own_group(void)
 static int exec_setuid_drop_back(void) { return run_helper(SUID_HELPER, "--drop-back"); }
 static int setns_setresuid_exec(void)
 {
-	int fd = open_ns(w.o_root, "user"), err;
+	int err;
 
-	if (fd < 0)
-		return errno;
-	err = setns(fd, CLONE_NEWUSER) ? errno : 0;
-	close(fd);
+	err = setns(w.o_userns, CLONE_NEWUSER) ? errno : 0;
 	/* euid 0 of O, real uid still alice's: exec sees an id change. */
 	if (!err && setresuid(-1, 0, -1))
 		err = errno;
@@ -443,6 +440,39 @@ static int vm_write_fuller(void)
 
 	return process_vm_writev(w.host_alice, &local, 1, &remote, 1, 0) < 0 ?
 	       errno : 0;
+}
+/* Read-mode access to a fuller task: its files, its root, its environment. */
+static int proc_open(pid_t pid, const char *file, int flags)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+static int proc_fd_write_fuller(void) { return proc_open(w.host_alice, "fd/1", O_WRONLY); }
+static int proc_root_fuller(void) { return proc_open(w.host_alice, "root/tmp", O_RDONLY | O_DIRECTORY); }
+static int proc_environ_fuller(void) { return proc_open(w.host_alice, "environ", O_RDONLY); }
+static int proc_ns_fuller(void) { return proc_open(w.o_root, "ns/user", O_RDONLY); }
+static int proc_environ_equal(void) { return proc_open(w.alice_nonet, "environ", O_RDONLY); }
+/* A sandbox that is root of its own namespace, lowering the set there. */
+static int own_ns_lo_up_after_lowering(void)
+{
+	int err = -userns_lower_nnp(NET);
+
+	return err ? err : net_lo_up();
+}
+static int own_ns_new_netns_after_lowering(void)
+{
+	int err = -userns_lower_nnp(NET);
+
+	if (!err)
+		err = unshare(CLONE_NEWNET) ? errno : 0;
+	return err ? err : net_lo_up();
 }
 static int getfd_fuller(void)
 {
@@ -607,12 +637,14 @@ ATTEMPT(pidfd_getfd_fuller,	ALICE_NONET, getfd_fuller, false, EPERM);
 ATTEMPT(ptrace_fuller_by_lowered_root, HOST_ROOT_NONET, ptrace_fuller, false, EPERM);
 ATTEMPT(traceme_fuller_child,	ALICE_HOST, traceme_fuller_child, true, EPERM);
 
-/*
- * A limit, by design: the set is per thread.  A thread started before
- * another lowered the set keeps the full one, and a namespace it makes
- * holds CAP_NET_ADMIN.  Lower the set before creating threads.
- */
-ATTEMPT(thread_started_before_lowering, ALICE_HOST, thread_started_before_lowering, true, 0);
+/* Routes a second outside review found. */
+ATTEMPT(thread_started_before_lowering, ALICE_HOST, thread_started_before_lowering, true, EINVAL);
+ATTEMPT(proc_fd_write_fuller,	ALICE_NONET, proc_fd_write_fuller, false, EACCES);
+ATTEMPT(proc_root_fuller,	ALICE_NONET, proc_root_fuller, false, EACCES);
+ATTEMPT(proc_environ_fuller,	ALICE_NONET, proc_environ_fuller, false, EACCES);
+ATTEMPT(proc_ns_fuller,		ALICE_NONET, proc_ns_fuller, false, EACCES);
+ATTEMPT(own_ns_after_lowering,	U_ROOT_NS, own_ns_lo_up_after_lowering, true, EPERM);
+ATTEMPT(own_ns_new_netns_after_lowering, U_ROOT_NS, own_ns_new_netns_after_lowering, true, EPERM);
 
 /*
  * Controls: legitimate neighbours of the attempts go through in the same
@@ -632,6 +664,7 @@ CONTROL(control_own_lo_up,	U_ROOT_NS, lo_up, false);
 CONTROL(control_ptrace_equal_set, ALICE_NONET, ptrace_lowered, false);
 CONTROL(control_ptrace_smaller_set, ALICE_HOST, ptrace_lowered, false);
 CONTROL(control_root_ptrace_lowered, HOST_ROOT, ptrace_lowered, false);
+CONTROL(control_proc_environ_equal, ALICE_NONET, proc_environ_equal, false);
 
 /* Past a mask without CAP_NET_ADMIN (or CAP_KILL). */
 MASKED(mask_live,		U_ROOT_NS, lo_up, false, 0, ALL_CAPS & ~NET, EPERM);
@@ -785,6 +818,10 @@ FIXTURE_SETUP(escape)
 	}
 	ASSERT_EQ(0, agent_do(&self->victims[2], OP_SETHOSTNAME, 0, 0,
 			      "bob-box"));
+	w.o_userns = open_ns(w.o_root, "user");
+	ASSERT_LE(0, w.o_userns);
+	/* Inherited by the attacker, forked below, as a passed fd would be. */
+	ASSERT_EQ(0, fcntl(w.o_userns, F_SETFD, 0));
 	i = open(HOST_FILE, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	ASSERT_LE(0, i);
 	ASSERT_EQ(6, write(i, "root's", 6));
@@ -813,6 +850,7 @@ FIXTURE_TEARDOWN(escape)
 		agent_stop(&self->victims[i]);
 	keyctl(KEYCTL_UNLINK, w.key, KEY_SPEC_USER_KEYRING, 0);
 	unlink(HOST_FILE);
+	close(w.o_userns);
 }
 
 TEST_F(escape, attempt)

@@ -9,8 +9,8 @@
  *   AG_ATTACH     PTRACE_ATTACH, as __ptrace_may_access() and
  *                 cap_ptrace_access_check() combine a uid match, a
  *                 permitted-set subset in one namespace and CAP_SYS_PTRACE,
- *                 and then the tracer's user namespace set must hold the
- *                 tracee's
+ *                 and then, in any mode, the tracer's user namespace set
+ *                 must hold the tracee's
  *   AG_SETNS      setns() into the target's user namespace: CAP_SYS_ADMIN
  *                 there, after opening its nsfs file, a ptrace read check
  *   AG_HOSTNAME   sethostname() in its own uts namespace (target ignored)
@@ -101,24 +101,20 @@ static inline bool predict(struct ns_table *t, pid_t actor, pid_t target, int ca
 	return predict_ns(t, actor, target, "user", cap);
 }
 
-/* Read-mode access (an nsfs link): uids, capabilities, permitted sets. */
-static inline bool predict_read(struct ns_table *t, pid_t caller, pid_t target)
+/*
+ * Any ptrace access, PTRACE_ATTACH or opening an nsfs link: uids,
+ * capabilities, permitted sets, and then the caller's user namespace set
+ * must hold the target's, whatever the uids and capabilities.
+ */
+static inline bool predict_ptrace(struct ns_table *t, pid_t caller,
+				  pid_t target)
 {
 	bool cap = predict(t, caller, target, CAP_SYS_PTRACE);
 	bool subset = ns_ino(caller, "user") == ns_ino(target, "user") &&
 		      !(task_caps(target, "CapPrm:") &
 			~task_caps(caller, "CapPrm:"));
 
-	return (ptrace_ids_match(caller, target) || cap) && (subset || cap);
-}
-
-/*
- * Attach mode: as read mode, and the caller's user namespace set must hold
- * the target's, whatever the uids and capabilities.
- */
-static inline bool predict_attach(struct ns_table *t, pid_t caller, pid_t target)
-{
-	return predict_read(t, caller, target) &&
+	return (ptrace_ids_match(caller, target) || cap) && (subset || cap) &&
 	       !(task_caps(target, "CapUns:") & ~task_caps(caller, "CapUns:"));
 }
 
@@ -137,10 +133,10 @@ static inline int agree_one(struct ns_table *t, struct agent *actor,
 			predict(t, a, target, CAP_KILL);
 		return agent_do(actor, OP_KILL, target, 0, NULL);
 	case AG_ATTACH:
-		*want = predict_attach(t, a, target);
+		*want = predict_ptrace(t, a, target);
 		return agent_do(actor, OP_ATTACH, target, 0, NULL);
 	case AG_SETNS:
-		*want = predict_read(t, a, target) &&
+		*want = predict_ptrace(t, a, target) &&
 			predict(t, a, target, CAP_SYS_ADMIN);
 		return agent_do(actor, OP_TRY_SETNS, target, 0, NULL);
 	case AG_HOSTNAME:

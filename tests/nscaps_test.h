@@ -100,6 +100,7 @@ enum agent_op {
 	OP_SETDOMAINNAME,	/* setdomainname(str) */
 	OP_UNSHARE,		/* unshare(arg) */
 	OP_SETNS,		/* setns(/proc/pid/ns/<str>, 0) */
+	OP_SETNS_FD,		/* setns(arg, 0): a namespace fd it inherited */
 	OP_SETUID,		/* setresuid(arg, arg, arg) */
 	OP_SETGID,		/* setresgid(arg, arg, arg) */
 	OP_SETGROUPS,		/* setgroups(1, { arg }) */
@@ -337,6 +338,8 @@ static inline int agent_op(const struct agent_cmd *c)
 		err = setns(fd, 0) ? errno : 0;
 		close(fd);
 		return err;
+	case OP_SETNS_FD:
+		return setns(c->arg, 0) ? errno : 0;
 	case OP_SETUID:
 		return setresuid(c->arg, c->arg, c->arg) ? errno : 0;
 	case OP_SETGID:

@@ -12,6 +12,12 @@ uint64_t model_allowed(const struct model_ns *ns, uint64_t mask)
 	return ns->initial ? ~0ULL : ns->ceiling & mask;
 }
 
+uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
+			   uint64_t set)
+{
+	return model_allowed(ns, mask) & (ns->initial ? ~0ULL : set);
+}
+
 static const char *cut_by(const struct model_ns *ns, int cap, uint64_t mask)
 {
 	if (!(ns->ceiling & BIT(cap)))
@@ -41,7 +47,8 @@ bool model_capable(const struct model_cred *cred,
 		trace->n = 0;
 	for (ns = target; ns; ns = ns->parent) {
 		if (ns == cred->ns) {
-			allowed = model_allowed(ns, mask);
+			allowed = model_own_allowed(ns, mask,
+						    cred->userns_set);
 			if (!(cred->effective & BIT(cap)))
 				return record(trace, M_OWN_LACKS, ns, allowed,
 					      NULL, false);

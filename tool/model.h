@@ -5,8 +5,9 @@
  * that the two can be checked against each other:
  *
  *  - walking from the target namespace towards the initial one, the task's
- *    own namespace is where its effective set decides, within the
- *    namespace's ceiling and, below the initial namespace, the system mask;
+ *    own namespace is where its effective set decides, within, below the
+ *    initial namespace, the namespace's ceiling, the system mask and the
+ *    task's own user namespace set;
  *  - a namespace at or above the task's level that is not its own ends the
  *    walk: capabilities never act upwards or sideways;
  *  - a namespace whose parent is the task's and whose owner is the task's
@@ -62,6 +63,14 @@ struct model_trace {
 
 /* The capabilities tasks may use in @ns: its ceiling, and the mask. */
 uint64_t model_allowed(const struct model_ns *ns, uint64_t mask);
+
+/*
+ * What a task whose user namespace set is @set may use of its effective
+ * set in its own namespace @ns: model_allowed() and, below the initial
+ * namespace, @set.
+ */
+uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
+			   uint64_t set);
 
 /* True if @cred holds @cap in @target; each step goes into @trace. */
 bool model_capable(const struct model_cred *cred,

@@ -185,7 +185,9 @@ static void show(struct ns_table *t, const char *spec)
 		for (i = depth - 1; i >= 0; i--) {
 			const struct model_ns *ns = chain[i];
 			uint64_t can = ns == ti.ns ?
-				ti.effective & model_allowed(ns, t->mask) : 0;
+				ti.effective & model_own_allowed(ns, t->mask,
+								 ti.userns_set) :
+				0;
 
 			printf("%s{\"ino\":%lu,\"level\":%d,\"owner\":%ld,"
 			       "\"ceiling\":\"%016llx\",\"relation\":\"%s\","
@@ -233,7 +235,8 @@ static void show(struct ns_table *t, const char *spec)
 		else
 			printf("  %*s  the task can: %s\n", 2 * (depth - 1 - i),
 			       "", caps_text(t, ti.effective &
-					     model_allowed(ns, t->mask)));
+					     model_own_allowed(ns, t->mask,
+							       ti.userns_set)));
 	}
 	if (depth && !chain[depth - 1]->initial)
 		printf("  (namespaces above are outside this observer's view)\n");

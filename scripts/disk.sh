@@ -1,0 +1,102 @@
+#!/bin/bash
+# Build the guest's second disk: an ext4 filesystem made with -O verity
+# (fs-verity needs a filesystem that supports it; tmpfs does not), holding
+# the EROFS images of tests/erofs_test.c and of the demo, owned by alice.
+# Every image is made reproducibly (mkfs.erofs -T0 -U <uuid>) from a tree
+# made here; the disk is made with mkfs.ext4 -d, so nothing is mounted on
+# this machine.  QEMU opens it with snapshot=on: the guest's writes are
+# thrown away.
+#   disk.sh OUT PROBE     PROBE: a static program to put in the images
+set -eu
+
+out=$1
+probe=$2
+stage=${out%.img}.stage
+uuid=6e736361-7073-4e53-8000-0000000000
+rm -rf "$stage"
+mkdir -p "$stage"/{tree,other,meta,disk/images,disk/scratch}
+
+# xattr FILE NAME VALUE
+xattr() {
+	python3 -c 'import os, sys; os.setxattr(sys.argv[1], sys.argv[2], sys.argv[3].encode())' "$@"
+}
+
+# erofs IMAGE TREE N [mkfs.erofs options]: image N of the set, reproducible.
+erofs() {
+	local img=$1 tree=$2 n=$3
+	shift 3
+	mkfs.erofs --quiet -T0 -U "$uuid$(printf %02d "$n")" "$@" "$img" "$tree"
+}
+
+# The tree alice's image holds: the kinds of entries a walk meets, and the
+# ones the kernel must defuse.
+t=$stage/tree
+echo "hello from an erofs image" >"$t/hello.txt"
+xattr "$t/hello.txt" user.origin nscaps
+mkdir -p "$t/dir/sub"
+for i in 1 2 3; do echo "small file $i" >"$t/dir/f$i"; done
+head -c 262144 /dev/zero | tr '\0' 'e' >"$t/dir/sub/big"
+ln -s hello.txt "$t/link"
+echo "owned by uid 0" >"$t/root-owned"
+echo "owned by uid 1000" >"$t/alice-owned" && chown 1000:1000 "$t/alice-owned"
+echo "owned by uid 5" >"$t/five-owned" && chown 5:5 "$t/five-owned"
+# An ACL naming uid 5, set as its raw xattr (version 2, then tag, perm, id):
+# user_obj rw-, user 5 r--, group_obj r--, mask r--, other r--.
+echo "readable by uid 5 through an ACL" >"$t/acl.txt"
+python3 - "$t/acl.txt" <<'EOF'
+import os, struct, sys
+acl = struct.pack('<I', 2)
+for tag, perm, uid in [(1, 6, 0xffffffff), (2, 4, 5), (4, 4, 0xffffffff),
+                       (0x10, 4, 0xffffffff), (0x20, 4, 0xffffffff)]:
+    acl += struct.pack('<HHI', tag, perm, uid)
+os.setxattr(sys.argv[1], 'system.posix_acl_access', acl)
+EOF
+cp "$probe" "$t/suid-probe" && chown 0:0 "$t/suid-probe" && chmod 4755 "$t/suid-probe"
+cp "$probe" "$t/fcaps-probe" && setcap cap_net_raw+ep "$t/fcaps-probe"
+mknod "$t/null" c 1 3
+# Another image inside the image: the source of a mount may not be a file
+# on an EROFS mount, which has no fs-verity.
+o=$stage/other
+echo "another image" >"$o/readme"
+erofs "$t/inner.img" "$o" 1
+
+d=$stage/disk/images
+erofs "$d/alice.img" "$t" 2
+# The same tree, one file changed: another digest.
+cp -a "$t" "$stage/changed"
+echo "hello from a changed image" >"$stage/changed/hello.txt"
+erofs "$d/changed.img" "$stage/changed" 3
+erofs "$d/other.img" "$o" 4
+# Outside the core format: trusted, they must still be refused.
+erofs "$d/lz4.img" "$t" 5 -zlz4
+erofs "$d/chunk.img" "$t" 6 --chunksize=4096 2>/dev/null
+erofs "$d/blob.img" "$t" 7 --chunksize=4096 --blobdev="$d/blob.blob" 2>/dev/null
+
+# A tree of many small entries, so that most bytes of its image are
+# metadata the parser reads; the superblock checksum is cleared, so that
+# flipped bytes of the superblock reach the parser too.
+m=$stage/meta
+for i in $(seq 0 39); do
+	mkdir -p "$m/d$i"
+	for j in $(seq 0 7); do
+		printf 'entry %d.%d\n' "$i" "$j" >"$m/d$i/f$j"
+		xattr "$m/d$i/f$j" user.n "$i.$j"
+	done
+	ln -s "f0" "$m/d$i/l"
+done
+cp "$t/acl.txt" "$m/"
+erofs "$d/meta.img" "$m" 8
+python3 - "$d/meta.img" <<'EOF'
+import struct, sys
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(1024 + 8)                    # feature_compat
+    compat, = struct.unpack('<I', f.read(4))
+    f.seek(1024 + 8)
+    f.write(struct.pack('<I', compat & ~1))   # EROFS_FEATURE_COMPAT_SB_CHKSUM
+EOF
+
+chown -R 1000:1000 "$d"
+chmod 1777 "$stage/disk/scratch"
+rm -f "$out"
+mkfs.ext4 -q -F -O verity -b 4096 -E root_owner=0:0 -d "$stage/disk" "$out" 256M
+rm -rf "$stage"

@@ -1,0 +1,958 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * EROFS images mounted from user namespaces: only images real root trusts,
+ * by their fs-verity digest, only from a regular file, only in the core
+ * format, never written while mounted, and owned by the mounting
+ * namespace.
+ *
+ *   init: real root              fs.erofs.userns_mount, .erofs_trusted
+ *   |  /disk  ext4 made with -O verity; /disk/images/ holds alice's
+ *   |         images, /disk/scratch/ is for copies
+ *   +-- C  alice's container: a user and a mount namespace; real root
+ *          wrote its maps (U_MAP: uid 0..999 are kuid 200000..200999,
+ *          uid 1000 is alice's own), so its root is not alice outside;
+ *          root of C mounts images on /tmp/erofs-<pid>
+ *
+ * An attempt that the policy refuses must leave no line of the EROFS
+ * parser ("erofs: (device ...)") in the kernel log: it was refused before
+ * the parser read a byte.
+ */
+
+#include <linux/fsverity.h>
+#include <linux/keyctl.h>
+#include <linux/loop.h>
+#include <dirent.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+
+#include "kselftest_harness.h"
+#include "nscaps_test.h"
+
+#define IMAGES		"/disk/images"
+#define SCRATCH		"/disk/scratch"
+#define SYSCTL		"/proc/sys/fs/erofs/userns_mount"
+#define HELLO		"hello from an erofs image\n"
+#define PARSER		"erofs: (device "
+
+static char log_buf[1 << 18];
+
+/* ---- real root's side: fs-verity, the trusted keyring, the sysctl ---- */
+
+static int verity(const char *path, int alg)
+{
+	struct fsverity_enable_arg arg = {
+		.version = 1, .hash_algorithm = alg, .block_size = 4096,
+	};
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return errno;
+	err = ioctl(fd, FS_IOC_ENABLE_VERITY, &arg) && errno != EEXIST ?
+	      errno : 0;
+	close(fd);
+	return err;
+}
+
+/* The digest of @path as fsverity-utils prints it, "sha256:<hex>". */
+static int digest(const char *path, char *out, size_t size)
+{
+	struct {
+		struct fsverity_digest d;
+		unsigned char buf[64];
+	} m = { .d.digest_size = 64 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	size_t i, n;
+
+	if (fd < 0)
+		return errno;
+	if (ioctl(fd, FS_IOC_MEASURE_VERITY, &m))
+		err = errno;
+	close(fd);
+	if (err)
+		return err;
+	n = snprintf(out, size, "%s:",
+		     m.d.digest_algorithm == FS_VERITY_HASH_ALG_SHA512 ?
+		     "sha512" : "sha256");
+	for (i = 0; i < m.d.digest_size && n + 2 < size; i++)
+		n += snprintf(out + n, size - n, "%02x", m.d.digest[i]);
+	return 0;
+}
+
+static long keyctl(int op, long a, long b, long c)
+{
+	return syscall(SYS_keyctl, op, a, b, c, 0);
+}
+
+/* The serial of .erofs_trusted, from /proc/keys, which anyone may list. */
+static long trusted_keyring(void)
+{
+	char line[512];
+	long id = -1;
+	FILE *f = fopen("/proc/keys", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " keyring ") &&
+		    strstr(line, " .erofs_trusted:")) {
+			id = strtol(line, NULL, 16);
+			break;
+		}
+	fclose(f);
+	return id;
+}
+
+/*
+ * Take every digest out of .erofs_trusted, one by one: the keyring itself
+ * cannot be cleared.
+ */
+static void untrust_all(long keyring)
+{
+	int keys[256];
+	long n = keyctl(KEYCTL_READ, keyring, (long)keys, sizeof(keys));
+
+	for (long i = 0; i < n / (long)sizeof(keys[0]); i++)
+		keyctl(KEYCTL_UNLINK, keys[i], keyring, 0);
+}
+
+static int trust_digest(const char *desc)
+{
+	return syscall(SYS_add_key, "erofs_digest", desc, NULL, 0,
+		       trusted_keyring()) < 0 ? errno : 0;
+}
+
+/* Enable fs-verity on @path (sha256) and trust its digest. */
+static int trust(const char *path)
+{
+	char desc[160];
+	int err = verity(path, FS_VERITY_HASH_ALG_SHA256);
+
+	if (!err)
+		err = digest(path, desc, sizeof(desc));
+	return err ? err : trust_digest(desc);
+}
+
+static int copy(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
+	ssize_t n;
+
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (in < 0 || out < 0)
+		return errno;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			err = EIO;
+	close(in);
+	close(out);
+	return err;
+}
+
+/* Open @path for writing: 0, or why not. */
+static int open_for_write(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* ---- the container's side: operations run by root of C ---- */
+
+static const char *const options[] = {
+	NULL, "device=" IMAGES "/blob.blob", "fsid=x", "domain_id=x", "dax",
+	"dax=always", "directio",
+};
+
+static void mountpoint(char *path, size_t size)
+{
+	snprintf(path, size, "/tmp/erofs-%d", getpid());
+	mkdir(path, 0755);
+}
+
+/* mount(2) of c->str, with options[c->pid]. */
+static int op_mount(const struct agent_cmd *c)
+{
+	char mp[64];
+
+	mountpoint(mp, sizeof(mp));
+	return mount(c->str, mp, "erofs", MS_RDONLY, options[c->pid]) ?
+	       errno : 0;
+}
+
+static int op_umount(const struct agent_cmd *c)
+{
+	char mp[64];
+
+	mountpoint(mp, sizeof(mp));
+	return umount2(mp, 0) ? errno : 0;
+}
+
+/* fsopen(), the image as a file descriptor, fsmount(), move_mount(). */
+static int op_mount_fd(const struct agent_cmd *c)
+{
+	int img, fs, mnt, err = 0;
+	char mp[64];
+
+	mountpoint(mp, sizeof(mp));
+	img = open(c->str, O_RDONLY | O_CLOEXEC);
+	fs = fsopen("erofs", FSOPEN_CLOEXEC);
+	if (img < 0 || fs < 0)
+		return errno;
+	if (fsconfig(fs, FSCONFIG_SET_FD, "source", NULL, img) ||
+	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0))
+		err = errno;
+	if (!err) {
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY);
+		if (mnt < 0 || move_mount(mnt, "", AT_FDCWD, mp,
+					  MOVE_MOUNT_F_EMPTY_PATH))
+			err = errno;
+		if (mnt >= 0)
+			close(mnt);
+	}
+	close(fs);
+	close(img);
+	return err;
+}
+
+/* The contents of hello.txt, compared. */
+static int op_read(const struct agent_cmd *c)
+{
+	char mp[64], path[96], buf[128] = "";
+	int fd, n;
+
+	mountpoint(mp, sizeof(mp));
+	snprintf(path, sizeof(path), "%s/hello.txt", mp);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n == (int)strlen(HELLO) && !memcmp(buf, HELLO, n) ? 0 : EBADMSG;
+}
+
+/* The owner of c->str under the mount, as root of C sees it. */
+static int op_owner(const struct agent_cmd *c)
+{
+	char mp[64], path[128];
+	struct stat st;
+
+	mountpoint(mp, sizeof(mp));
+	snprintf(path, sizeof(path), "%s/%s", mp, c->str);
+	return stat(path, &st) ? -errno : (int)st.st_uid;
+}
+
+static int op_open_null(const struct agent_cmd *c)
+{
+	char mp[64], path[96];
+	int fd;
+
+	mountpoint(mp, sizeof(mp));
+	snprintf(path, sizeof(path), "%s/null", mp);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Read all of a tree as a user would: every directory, file, link and
+ * extended attribute, ACLs included.  Errors are the image's to give;
+ * returns how many entries were seen.
+ */
+static int walk(const char *dir, int depth)
+{
+	char path[512], buf[4096];
+	struct dirent *e;
+	int n = 0, fd;
+	ssize_t len;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d || depth > 16) {
+		if (d)
+			closedir(d);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		n++;
+		if (lstat(path, &st))
+			continue;
+		len = llistxattr(path, buf, sizeof(buf));
+		for (char *a = buf; len > 0 && a < buf + len; a += strlen(a) + 1) {
+			char value[256];
+
+			lgetxattr(path, a, value, sizeof(value));
+		}
+		if (S_ISLNK(st.st_mode)) {
+			len = readlink(path, buf, sizeof(buf));
+		} else if (S_ISDIR(st.st_mode)) {
+			n += walk(path, depth + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+				;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+static int op_walk(const struct agent_cmd *c)
+{
+	char mp[64];
+
+	mountpoint(mp, sizeof(mp));
+	return walk(mp, 0);
+}
+
+#define CYCLES	1000
+
+static int op_cycles(const struct agent_cmd *c)
+{
+	char mp[64];
+	int i;
+
+	mountpoint(mp, sizeof(mp));
+	for (i = 0; i < CYCLES; i++) {
+		if (mount(c->str, mp, "erofs", MS_RDONLY, NULL))
+			return errno;
+		if (umount2(mp, 0))
+			return errno;
+	}
+	return 0;
+}
+
+/*
+ * An idmapped mount of the image, made by root of C: a detached copy of
+ * the mount, idmapped through a namespace V below C whose uid 0 is C's
+ * uid 1000.  Returns the owner of root-owned as seen through it, or -errno.
+ */
+static int op_idmap(const struct agent_cmd *c)
+{
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
+	char mp[64], path[96], map[32];
+	int go[2], tree, err = 0;
+	struct stat st;
+	pid_t v;
+
+	mountpoint(mp, sizeof(mp));
+	if (pipe(go))
+		return -errno;
+	v = fork();
+	if (v < 0)
+		return -errno;
+	if (!v) {
+		char x;
+
+		close(go[1]);
+		if (unshare(CLONE_NEWUSER))
+			_exit(1);
+		_exit(read(go[0], &x, 1) < 0);
+	}
+	close(go[0]);
+	/* Wait for V to exist, then give it its maps. */
+	while (ns_ino(v, "user") == ns_ino(0, "user"))
+		usleep(1000);
+	snprintf(map, sizeof(map), "0 1000 1");
+	if (proc_write(v, "uid_map", map) || proc_write(v, "gid_map", map))
+		err = -EPERM;
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", v);
+	attr.userns_fd = open(path, O_RDONLY | O_CLOEXEC);
+	tree = open_tree(AT_FDCWD, mp, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (!err && (tree < 0 || (int)attr.userns_fd < 0 ||
+		     mount_setattr(tree, "", AT_EMPTY_PATH, &attr,
+				   sizeof(attr))))
+		err = -errno;
+	if (!err && fstatat(tree, "root-owned", &st, 0))
+		err = -errno;
+	close(go[1]);
+	waitpid(v, NULL, 0);
+	if (tree >= 0)
+		close(tree);
+	return err ? err : (int)st.st_uid;
+}
+
+/* ---- the world ---- */
+
+/*
+ * Real root switches mounts from user namespaces on and trusts alice.img;
+ * C is started.  Undone by world_stop().
+ */
+struct world {
+	struct agent c;
+	long keyring;
+	char mp[96];	/* C's mount point, from outside */
+};
+
+static int world_start(struct world *w)
+{
+	struct agent_spec c = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
+				.unshare = CLONE_NEWUSER | CLONE_NEWNS };
+	int err;
+
+	w->keyring = trusted_keyring();
+	if (w->keyring < 0)
+		return ENOKEY;
+	err = -write_file(SYSCTL, "1");
+	if (!err)
+		err = trust(IMAGES "/alice.img");
+	if (!err)
+		err = -agent_start(&w->c, &c);
+	snprintf(w->mp, sizeof(w->mp), "/proc/%d/root/tmp/erofs-%d",
+		 w->c.pid, w->c.pid);
+	return err;
+}
+
+static void world_stop(struct world *w)
+{
+	agent_stop(&w->c);
+	untrust_all(w->keyring);
+	write_file(SYSCTL, "0");
+}
+
+/*
+ * Run one of the operations above as root of C, on @str; @arg travels in
+ * the command's pid field, which OP_CALL leaves free.
+ */
+static int in_c(struct world *w, agent_fn fn, const char *str, int arg)
+{
+	return agent_do(&w->c, OP_CALL, arg, (long)fn, str);
+}
+
+/* The lines the kernel logged since @marker that the parser wrote. */
+static int parser_lines(const char *marker)
+{
+	return log_count(log_since(marker, log_buf, sizeof(log_buf)), PARSER);
+}
+
+/* Off until real root says otherwise: the first test of the suite. */
+TEST(off_by_default)
+{
+	struct world w;
+	char value[8] = "";
+	int fd = open(SYSCTL, O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, fd);
+	ASSERT_LT(0, read(fd, value, sizeof(value) - 1));
+	close(fd);
+	EXPECT_STREQ("0\n", value);
+	ASSERT_EQ(0, world_start(&w));
+	ASSERT_EQ(0, write_file(SYSCTL, "0"));
+	EXPECT_EQ(EPERM, in_c(&w, op_mount, IMAGES "/alice.img", 0));
+	world_stop(&w);
+}
+
+FIXTURE(erofs) {
+	struct world w;
+};
+
+FIXTURE_SETUP(erofs)
+{
+	ASSERT_EQ(0, world_start(&self->w));
+}
+
+FIXTURE_TEARDOWN(erofs)
+{
+	world_stop(&self->w);
+}
+
+/*
+ * A trusted image, mounted by root of C: its contents, its owners seen
+ * from both sides, its device node, and its file, which nobody may open
+ * for writing while it is mounted.
+ *
+ *   in the image   root of C sees   real root sees (kuid)
+ *   uid 0          0                200000
+ *   uid 1000       1000             1000
+ *   uid 5          5                200005
+ */
+TEST_F(erofs, mount_read_umount)
+{
+	char path[160];
+	struct stat st;
+
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	EXPECT_EQ(0, in_c(&self->w, op_read, NULL, 0));
+	EXPECT_EQ(0, in_c(&self->w, op_owner, "root-owned", 0));
+	EXPECT_EQ(1000, in_c(&self->w, op_owner, "alice-owned", 0));
+	EXPECT_EQ(5, in_c(&self->w, op_owner, "five-owned", 0));
+	snprintf(path, sizeof(path), "%s/root-owned", self->w.mp);
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_EQ(200000, (int)st.st_uid);
+	snprintf(path, sizeof(path), "%s/five-owned", self->w.mp);
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_EQ(200005, (int)st.st_uid);
+	/* No device nodes from a user namespace's mount. */
+	EXPECT_EQ(EACCES, in_c(&self->w, op_open_null, NULL, 0));
+	/* The image file: never written while it is mounted. */
+	EXPECT_EQ(ETXTBSY, open_for_write(IMAGES "/alice.img"));
+
+	EXPECT_EQ(0, in_c(&self->w, op_umount, NULL, 0));
+	EXPECT_NE(0, stat(path, &st));
+	/* fs-verity's own refusal now, not the mount's. */
+	EXPECT_EQ(EPERM, open_for_write(IMAGES "/alice.img"));
+}
+
+/* The image as a file descriptor, with fsopen() and fsmount(). */
+TEST_F(erofs, mount_by_fd)
+{
+	ASSERT_EQ(0, in_c(&self->w, op_mount_fd, IMAGES "/alice.img", 0));
+	EXPECT_EQ(0, in_c(&self->w, op_read, NULL, 0));
+	EXPECT_EQ(ETXTBSY, open_for_write(IMAGES "/alice.img"));
+	EXPECT_EQ(0, in_c(&self->w, op_umount, NULL, 0));
+}
+
+/* The mount goes with the mount namespace, and so does its hold. */
+TEST_F(erofs, gone_with_the_namespace)
+{
+	int i, err = 0;
+
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	EXPECT_EQ(ETXTBSY, open_for_write(IMAGES "/alice.img"));
+	agent_stop(&self->w.c);
+	/* The namespace is torn down as its last task goes, maybe later. */
+	for (i = 0; i < 200; i++) {
+		err = open_for_write(IMAGES "/alice.img");
+		if (err != ETXTBSY)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(EPERM, err);
+}
+
+/*
+ * Root of C makes an idmapped mount of its image through V, a namespace
+ * below C whose uid 0 is C's uid 1000: root-owned (uid 0 of the image)
+ * then shows through it as uid 0 of V, which is C's 1000, from C's side.
+ */
+TEST_F(erofs, idmapped_by_the_owner)
+{
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	EXPECT_EQ(1000, in_c(&self->w, op_idmap, NULL, 0));
+}
+
+/*
+ * What the image holds gains nothing outside C: alice, on the host, runs
+ * its set-user-ID root program (root of the image is kuid 200000) and its
+ * program with file capabilities, through /proc/PID/root; each runs as
+ * her, with no capability.
+ */
+static int run_as_alice(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		if (become(ALICE, false))
+			_exit(126);
+		execl(path, path, "--probe", NULL);
+		_exit(127);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ?
+	       WEXITSTATUS(status) : -1;
+}
+
+TEST_F(erofs, gains_nothing_outside)
+{
+	char path[160];
+
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	snprintf(path, sizeof(path), "%s/suid-probe", self->w.mp);
+	EXPECT_EQ(0, run_as_alice(path));
+	snprintf(path, sizeof(path), "%s/fcaps-probe", self->w.mp);
+	EXPECT_EQ(0, run_as_alice(path));
+}
+
+/*
+ * Root of C can change neither the switch nor the trust: each attempt must
+ * fail with EACCES; returns 0, or 1000 times the number of the first that
+ * did not and its errno (0 if it went through).
+ */
+#define REFUSED(n, call)						\
+	do {								\
+		errno = 0;						\
+		if ((call) >= 0 || errno != EACCES)			\
+			return (n) * 1000 + errno;			\
+	} while (0)
+
+static int op_change_policy(const struct agent_cmd *c)
+{
+	/*
+	 * From C, /proc/keys does not list a key whose owner C does not map,
+	 * real root's keyring among them: its serial comes from outside.
+	 */
+	long keyring = c->pid;
+	int key = 0;
+
+	if (write_file(SYSCTL, "0") != -EACCES)
+		return 1;
+	REFUSED(2, keyctl(KEYCTL_CLEAR, keyring, 0, 0));
+	REFUSED(3, syscall(SYS_add_key, "erofs_digest", "sha256:"
+			   "0000000000000000000000000000000000000000000000"
+			   "000000000000000000", NULL, 0, keyring));
+	REFUSED(4, keyctl(KEYCTL_SETPERM, keyring, 0x3f3f3f3f, 0));
+	/* A trusted digest, which anyone may see: neither unlinked nor killed. */
+	if (keyctl(KEYCTL_READ, keyring, (long)&key, sizeof(key)) <
+	    (long)sizeof(key))
+		return 5;
+	REFUSED(6, keyctl(KEYCTL_UNLINK, key, keyring, 0));
+	REFUSED(7, keyctl(KEYCTL_INVALIDATE, key, 0, 0));
+	REFUSED(8, keyctl(KEYCTL_SETPERM, key, 0x3f3f3f3f, 0));
+	return 0;
+}
+
+TEST_F(erofs, policy_out_of_reach)
+{
+	EXPECT_EQ(0, in_c(&self->w, op_change_policy, NULL,
+			  self->w.keyring));
+	EXPECT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+}
+
+/*
+ * Sources the policy refuses, each with EPERM and without a line from the
+ * parser: it never read a byte.
+ *
+ *   source                                          why
+ *   other.img, fs-verity, digest not trusted        trust
+ *   changed.img, one file changed                   another digest
+ *   a copy of alice.img without fs-verity           no digest
+ *   a copy of alice.img on tmpfs                    no fs-verity there
+ *   inner.img, on alice.img's EROFS mount           no fs-verity there
+ *   a copy of alice.img, fs-verity with sha512      its digest is sha512:,
+ *                                                   the key sha256:
+ *   alice.img on a loop device                      not a regular file
+ *   the guest's raw disk, /dev/vda                  not a regular file
+ *   /dev/zero, a character device                   not a regular file
+ *   a FIFO                                          not a regular file, and
+ *                                                   never opened: no block
+ */
+FIXTURE(refused) {
+	struct world w;
+	char source[96];
+};
+
+enum prepare { NOTHING, VERITY, COPY, COPY_SHA512, INNER, LOOP, FIFO };
+
+FIXTURE_VARIANT(refused) {
+	const char *source;
+	enum prepare prepare;
+};
+
+FIXTURE_VARIANT_ADD(refused, untrusted) {
+	.source = IMAGES "/other.img", .prepare = VERITY,
+};
+FIXTURE_VARIANT_ADD(refused, changed_image) {
+	.source = IMAGES "/changed.img", .prepare = VERITY,
+};
+FIXTURE_VARIANT_ADD(refused, no_verity) {
+	.source = SCRATCH "/copy.img", .prepare = COPY,
+};
+FIXTURE_VARIANT_ADD(refused, on_tmpfs) {
+	.source = "/tmp/copy.img", .prepare = COPY,
+};
+FIXTURE_VARIANT_ADD(refused, on_erofs) { .prepare = INNER };
+FIXTURE_VARIANT_ADD(refused, sha512_against_sha256) {
+	.source = SCRATCH "/sha512.img", .prepare = COPY_SHA512,
+};
+FIXTURE_VARIANT_ADD(refused, loop_device) { .prepare = LOOP };
+FIXTURE_VARIANT_ADD(refused, raw_disk) { .source = "/dev/vda" };
+FIXTURE_VARIANT_ADD(refused, char_device) { .source = "/dev/zero" };
+FIXTURE_VARIANT_ADD(refused, fifo) {
+	.source = SCRATCH "/fifo", .prepare = FIFO,
+};
+
+/* Attach @image to a free loop device; its path in @dev. */
+static int loop_attach(const char *image, char *dev, size_t size)
+{
+	int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC), n, fd, img;
+	struct loop_config cfg = { .info.lo_flags = LO_FLAGS_READ_ONLY };
+
+	if (ctl < 0)
+		return errno;
+	n = ioctl(ctl, LOOP_CTL_GET_FREE);
+	close(ctl);
+	if (n < 0)
+		return errno;
+	snprintf(dev, size, "/dev/loop%d", n);
+	fd = open(dev, O_RDWR | O_CLOEXEC);
+	img = open(image, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || img < 0)
+		return errno;
+	cfg.fd = img;
+	n = ioctl(fd, LOOP_CONFIGURE, &cfg) ? errno : 0;
+	close(img);
+	close(fd);
+	return n;
+}
+
+static void loop_detach(const char *dev)
+{
+	int fd = open(dev, O_RDWR | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ioctl(fd, LOOP_CLR_FD, 0);
+		close(fd);
+	}
+}
+
+FIXTURE_SETUP(refused)
+{
+	ASSERT_EQ(0, world_start(&self->w));
+	snprintf(self->source, sizeof(self->source), "%s",
+		 variant->source ?: "");
+	switch (variant->prepare) {
+	case NOTHING:
+		break;
+	case VERITY:
+		ASSERT_EQ(0, verity(self->source, FS_VERITY_HASH_ALG_SHA256));
+		break;
+	case COPY:
+		ASSERT_EQ(0, copy(IMAGES "/alice.img", self->source));
+		break;
+	case COPY_SHA512:
+		ASSERT_EQ(0, copy(IMAGES "/alice.img", self->source));
+		ASSERT_EQ(0, verity(self->source, FS_VERITY_HASH_ALG_SHA512));
+		break;
+	case INNER:
+		/* Mounted over by the attempt, which reads it through this. */
+		ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+		snprintf(self->source, sizeof(self->source),
+			 "/tmp/erofs-%d/inner.img", self->w.c.pid);
+		break;
+	case LOOP:
+		ASSERT_EQ(0, loop_attach(IMAGES "/alice.img", self->source,
+					 sizeof(self->source)));
+		ASSERT_EQ(0, chmod(self->source, 0666));
+		break;
+	case FIFO:
+		ASSERT_EQ(0, mkfifo(self->source, 0666));
+		break;
+	}
+}
+
+FIXTURE_TEARDOWN(refused)
+{
+	if (variant->prepare == LOOP)
+		loop_detach(self->source);
+	if (variant->prepare == COPY || variant->prepare == COPY_SHA512 ||
+	    variant->prepare == FIFO)
+		unlink(self->source);
+	world_stop(&self->w);
+}
+
+TEST_F(refused, source)
+{
+	static const char marker[] = "nscaps: erofs refused source";
+
+	ASSERT_EQ(0, log_mark(marker));
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, self->source, 0));
+	EXPECT_EQ(0, parser_lines(marker)) {
+		TH_LOG("%s", log_since(marker, log_buf, sizeof(log_buf)));
+	}
+}
+
+/*
+ * Trusted images outside the core format, and options that reach past the
+ * image: refused with EPERM.  These images are read as far as their
+ * superblock; options are refused as they are given.
+ *
+ *   image        features                 option
+ *   lz4.img      compressed               alice.img, device=
+ *   chunk.img    chunked files            alice.img, fsid= / domain_id=
+ *   blob.img     chunks on a blob device  alice.img, dax / dax=always
+ *                                         alice.img, directio
+ */
+FIXTURE(format) {
+	struct world w;
+};
+
+FIXTURE_VARIANT(format) {
+	const char *image;
+	int option;	/* index in options[] */
+};
+
+FIXTURE_VARIANT_ADD(format, compressed) { .image = IMAGES "/lz4.img" };
+FIXTURE_VARIANT_ADD(format, chunked) { .image = IMAGES "/chunk.img" };
+FIXTURE_VARIANT_ADD(format, multi_device) { .image = IMAGES "/blob.img" };
+FIXTURE_VARIANT_ADD(format, option_device) { .option = 1 };
+FIXTURE_VARIANT_ADD(format, option_fsid) { .option = 2 };
+FIXTURE_VARIANT_ADD(format, option_domain_id) { .option = 3 };
+FIXTURE_VARIANT_ADD(format, option_dax) { .option = 4 };
+FIXTURE_VARIANT_ADD(format, option_dax_always) { .option = 5 };
+FIXTURE_VARIANT_ADD(format, option_directio) { .option = 6 };
+
+FIXTURE_SETUP(format)
+{
+	ASSERT_EQ(0, world_start(&self->w));
+	if (variant->image)
+		ASSERT_EQ(0, trust(variant->image));
+}
+
+FIXTURE_TEARDOWN(format)
+{
+	world_stop(&self->w);
+}
+
+TEST_F(format, refused)
+{
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount,
+			      variant->image ?: IMAGES "/alice.img",
+			      variant->option));
+	/* Not a failure that stuck: the core image still mounts. */
+	EXPECT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+}
+
+/* Mounts from the initial namespace are as they were: real root's. */
+TEST(initial_namespace_as_before)
+{
+	const char *mp = "/tmp/erofs-root";
+
+	mkdir(mp, 0755);
+	ASSERT_EQ(0, mount(IMAGES "/other.img", mp, "erofs", MS_RDONLY,
+			   NULL));
+	EXPECT_EQ(0, access("/tmp/erofs-root/readme", R_OK));
+	EXPECT_EQ(0, umount2(mp, 0));
+}
+
+/*
+ * A thousand mounts and unmounts: no file left open, no hold left on the
+ * image, the erofs_inode slab back where it was.
+ */
+static long slab_active(const char *cache)
+{
+	char line[512], name[64];
+	long active = -1, n;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", name, &n) == 2 &&
+		    !strcmp(name, cache))
+			active = n;
+	fclose(f);
+	return active;
+}
+
+static long files_in_use(void)
+{
+	long n = -1;
+	FILE *f = fopen("/proc/sys/fs/file-nr", "r");
+
+	if (f && fscanf(f, "%ld", &n) != 1)
+		n = -1;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+TEST_F(erofs, thousand_cycles)
+{
+	long inodes, files;
+
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	ASSERT_EQ(0, in_c(&self->w, op_umount, NULL, 0));
+	inodes = slab_active("erofs_inode");
+	files = files_in_use();
+	ASSERT_LE(0, inodes);
+	EXPECT_EQ(0, in_c(&self->w, op_cycles, IMAGES "/alice.img", 0));
+	EXPECT_EQ(EPERM, open_for_write(IMAGES "/alice.img"));
+	/* Freed objects may linger on per-CPU slabs: one slab's worth. */
+	EXPECT_GE(inodes + 64, slab_active("erofs_inode"));
+	EXPECT_GE(files + 16, files_in_use());
+}
+
+/*
+ * Hostile images: a fixed-seed set of byte-flipped copies of meta.img
+ * (many small entries, superblock checksum off), each trusted by real
+ * root on purpose, mounted by root of C and walked.  Errors are the
+ * image's to give; the kernel must not BUG, warn, oops or hang, which
+ * make check reads from the console.
+ */
+#define HOSTILE		200
+
+static unsigned int next_rand(unsigned int *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
+
+static int make_hostile(int i, char *path, size_t size)
+{
+	unsigned int state = 0x6e736361 + i * 7919;
+	struct stat st;
+	int fd, flips, err = 0;
+
+	snprintf(path, size, SCRATCH "/hostile-%03d.img", i);
+	err = copy(IMAGES "/meta.img", path);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (err || fd < 0 || fstat(fd, &st))
+		return err ?: errno;
+	for (flips = 1 + next_rand(&state) % 4; flips--; ) {
+		off_t at = next_rand(&state) % st.st_size;
+		unsigned char byte;
+
+		if (pread(fd, &byte, 1, at) != 1)
+			err = EIO;
+		byte ^= 1 << (next_rand(&state) % 8);
+		if (pwrite(fd, &byte, 1, at) != 1)
+			err = EIO;
+	}
+	close(fd);
+	return err ?: trust(path);
+}
+
+TEST_F(erofs, hostile_images)
+{
+	int i, mounted = 0, entries = 0, err;
+	char path[96];
+
+	for (i = 0; i < HOSTILE; i++) {
+		ASSERT_EQ(0, make_hostile(i, path, sizeof(path)));
+		err = in_c(&self->w, op_mount, path, 0);
+		if (!err) {
+			mounted++;
+			entries += in_c(&self->w, op_walk, NULL, 0);
+			EXPECT_EQ(0, in_c(&self->w, op_umount, NULL, 0));
+		}
+		unlink(path);
+	}
+	TH_LOG("%d hostile images, %d mounted, %d entries walked", HOSTILE,
+	       mounted, entries);
+	/* The set must reach the parser past the superblock. */
+	EXPECT_LT(HOSTILE / 4, mounted);
+}
+
+/* The probe the images carry: exit 0 if it runs with nothing gained. */
+static int probe(void)
+{
+	if (geteuid() != getuid())
+		return 1;
+	if (task_caps(0, "CapEff:") || task_caps(0, "CapPrm:"))
+		return 2;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--probe"))
+		return probe();
+	return test_harness_run(argc, argv);
+}
