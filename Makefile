@@ -30,7 +30,7 @@ SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
 GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo \
 	nscaps)
-TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c
+TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
 .PHONY: help deps tree kernel guest check check-debug demo shell tool \

@@ -7,7 +7,10 @@
  * the rule predicts.
  */
 
+#include <linux/fsverity.h>
 #include <sys/klog.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 
 #include "nscaps_tree.h"
@@ -363,6 +366,187 @@ static void clamp_walkthrough(void)
 	agent_stop(&c);
 }
 
+/*
+ * Part 4: the seed's open goal, a filesystem image mounted inside a user
+ * namespace.  Alice's image was built on the host with mkfs.erofs -T0 -U
+ * (the same bytes every time) and lies on the guest's ext4 disk, which
+ * supports fs-verity.
+ */
+#define IMAGE		"/disk/images/alice.img"
+#define CHANGED		"/disk/images/changed.img"
+#define SWITCH		"/proc/sys/fs/erofs/userns_mount"
+
+/* Alice turns fs-verity on for her image: it is hers, and read-only after. */
+static int op_verity(const struct agent_cmd *c)
+{
+	struct fsverity_enable_arg arg = {
+		.version = 1, .hash_algorithm = FS_VERITY_HASH_ALG_SHA256,
+		.block_size = 4096,
+	};
+	int fd = open(c->str, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return errno;
+	err = ioctl(fd, FS_IOC_ENABLE_VERITY, &arg) ? errno : 0;
+	close(fd);
+	return err;
+}
+
+/* The digest of @path, as fsverity-utils prints it. */
+static void verity_digest(const char *path, char *out, size_t size)
+{
+	struct {
+		struct fsverity_digest d;
+		unsigned char buf[64];
+	} m = { .d.digest_size = 64 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t i, n;
+
+	out[0] = '\0';
+	if (fd < 0 || ioctl(fd, FS_IOC_MEASURE_VERITY, &m)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	n = snprintf(out, size, "sha256:");
+	for (i = 0; i < m.d.digest_size && n + 2 < size; i++)
+		n += snprintf(out + n, size - n, "%02x", m.d.digest[i]);
+}
+
+/* Root of the container mounts c->str with fsopen(); the kernel's words
+ * on failure are printed, as it gave them to the mounter. */
+static int op_mount_image(const struct agent_cmd *c)
+{
+	char msg[256];
+	int fs, mnt, err = 0;
+	ssize_t n;
+
+	mkdir("/tmp/image", 0755);
+	fs = fsopen("erofs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return errno;
+	if (fsconfig(fs, FSCONFIG_SET_STRING, "source", c->str, 0) ||
+	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0)) {
+		err = errno;
+		while ((n = read(fs, msg, sizeof(msg) - 1)) > 0) {
+			msg[n] = '\0';
+			printf("    the kernel says: %s", msg);
+		}
+	} else {
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_RDONLY);
+		if (mnt < 0 || move_mount(mnt, "", AT_FDCWD, "/tmp/image",
+					  MOVE_MOUNT_F_EMPTY_PATH))
+			err = errno;
+		if (mnt >= 0)
+			close(mnt);
+	}
+	close(fs);
+	fflush(stdout);
+	return err;
+}
+
+static int op_cat_image(const struct agent_cmd *c)
+{
+	char buf[128];
+	int fd = open("/tmp/image/hello.txt", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return errno;
+	buf[n] = '\0';
+	printf("    hello.txt: %s", buf);
+	fflush(stdout);
+	return 0;
+}
+
+static void image_walkthrough(void)
+{
+	struct agent_spec cspec = { .creator = ALICE, .uid = 0,
+				    .uid_map = U_MAP,
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNS };
+	struct agent_spec aspec = { .creator = ALICE, .uid = KEEP };
+	struct agent c = {}, alice = {};
+	char digest[160], line[512], path[96];
+	long ring = -1;
+	struct stat st;
+	FILE *keys;
+
+	if (agent_start(&alice, &aspec) || agent_start(&c, &cspec)) {
+		printf("demo: cannot start alice and her container\n");
+		nwrong++;
+		goto out;
+	}
+	printf("Part 4: an image of alice's own, mounted in her container "
+	       "(the seed's\n\"fresh loopback mount\")\n\n"
+	       "  initial user namespace: real root decides which images are "
+	       "trusted\n"
+	       "  +-- C  alice's container, a user and a mount namespace; "
+	       "its root is\n         kuid 200000, not alice\n\n");
+
+	report("alice turns fs-verity on for her image, " IMAGE,
+	       agent_do(&alice, OP_CALL, 0, (long)op_verity, IMAGE), 0,
+	       "the file is hers; fs-verity makes it read-only and checks "
+	       "every byte read from it against its digest");
+	verity_digest(IMAGE, digest, sizeof(digest));
+	printf("    its digest: %s\n\n", digest);
+
+	report("root of C mounts it",
+	       agent_do(&c, OP_CALL, 0, (long)op_mount_image, IMAGE), EPERM,
+	       "an image is input to a kernel parser: off until real root "
+	       "switches it on (fs.erofs.userns_mount)");
+	write_file(SWITCH, "1");
+	report("real root sets fs.erofs.userns_mount to 1; root of C tries "
+	       "again", agent_do(&c, OP_CALL, 0, (long)op_mount_image, IMAGE),
+	       EPERM, "only images whose fs-verity digest real root put in "
+	       ".erofs_trusted; this one is not there");
+
+	keys = fopen("/proc/keys", "r");
+	while (keys && fgets(line, sizeof(line), keys))
+		if (strstr(line, " .erofs_trusted:"))
+			ring = strtol(line, NULL, 16);
+	if (keys)
+		fclose(keys);
+	report("real root trusts the digest: keyctl add erofs_digest "
+	       "sha256:... \"\" %:.erofs_trusted",
+	       syscall(SYS_add_key, "erofs_digest", digest, NULL, 0, ring) < 0 ?
+	       errno : 0, 0,
+	       "only a task with CAP_SYS_ADMIN in the initial namespace may "
+	       "add to the keyring");
+	report("root of C mounts the image",
+	       agent_do(&c, OP_CALL, 0, (long)op_mount_image, IMAGE), 0,
+	       "regular file, fs-verity digest trusted, nobody writing it, "
+	       "core format: all five conditions hold");
+	report("root of C reads hello.txt from it",
+	       agent_do(&c, OP_CALL, 0, (long)op_cat_image, NULL), 0,
+	       "fs-verity checks each page as it is read");
+	snprintf(path, sizeof(path), "/proc/%d/root/tmp/image/hello.txt",
+		 c.pid);
+	snprintf(line, sizeof(line), "real root looks at hello.txt from "
+		 "outside: owned by kuid %ld",
+		 stat(path, &st) ? -1L : (long)st.st_uid);
+	report(line, 0, 0, "the superblock belongs to C: uid 0 of the image "
+	       "is root of C, kuid 200000, never real root; its set-user-ID "
+	       "files and device nodes count only inside C");
+
+	report("alice turns fs-verity on for a changed copy, " CHANGED,
+	       agent_do(&alice, OP_CALL, 0, (long)op_verity, CHANGED), 0,
+	       "one file differs: another digest");
+	report("root of C mounts the changed image",
+	       agent_do(&c, OP_CALL, 0, (long)op_mount_image, CHANGED), EPERM,
+	       "real root trusted the first image, not this one");
+	printf("Why? Ask the tool, before trying:\n\n");
+	nscaps("image", CHANGED, NULL, NULL);
+out:
+	agent_stop(&c);
+	agent_stop(&alice);
+	write_file(SWITCH, "0");
+}
+
 int main(void)
 {
 	struct agent a[NR_ROLES + 1] = {};
@@ -374,6 +558,7 @@ int main(void)
 	for (i = 0; i <= NR_ROLES; i++)
 		agent_stop(&a[i]);
 	clamp_walkthrough();
+	image_walkthrough();
 
 	printf("%d steps, %d as the rules predict.\n", nsteps,
 	       nsteps - nwrong);

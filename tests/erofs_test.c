@@ -940,6 +940,66 @@ TEST_F(erofs, hostile_images)
 	EXPECT_LT(HOSTILE / 4, mounted);
 }
 
+/*
+ * The tool explains a refusal before anyone tries: alice, on the host, asks
+ * nscaps image about each image; it names the condition that fails.
+ *
+ *   image                        exit  says
+ *   alice.img (trusted)          0     mountable
+ *   other.img (fs-verity)        1     condition 3, not in .erofs_trusted
+ *   lz4.img (trusted)            1     condition 5, compression
+ *   /dev/zero                    1     condition 2
+ *   alice.img, switch off        1     condition 1
+ */
+static int tool(const char *image, char *out, size_t size)
+{
+	int fd[2], status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fd[1], 1);
+		if (become(ALICE, false))
+			_exit(126);
+		execl("/tests/nscaps", "nscaps", "image", image, NULL);
+		_exit(127);
+	}
+	close(fd[1]);
+	while (len < (ssize_t)size - 1 &&
+	       (n = read(fd[0], out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = '\0';
+	close(fd[0]);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ?
+	       WEXITSTATUS(status) : -1;
+}
+
+TEST_F(erofs, tool_explains)
+{
+	char out[4096];
+
+	ASSERT_EQ(0, trust(IMAGES "/lz4.img"));
+	ASSERT_EQ(0, verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256));
+	EXPECT_EQ(0, tool(IMAGES "/alice.img", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "mountable from a user namespace")) {
+		TH_LOG("%s", out);
+	}
+	EXPECT_EQ(1, tool(IMAGES "/other.img", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "refused: condition 3: its digest sha256:"));
+	EXPECT_NE(NULL, strstr(out, "is not in .erofs_trusted"));
+	EXPECT_EQ(1, tool(IMAGES "/lz4.img", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "refused: condition 5:"));
+	EXPECT_NE(NULL, strstr(out, "zero padding (compression)"));
+	EXPECT_EQ(1, tool("/dev/zero", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "refused: condition 2: not a regular file"));
+	ASSERT_EQ(0, write_file(SYSCTL, "0"));
+	EXPECT_EQ(1, tool(IMAGES "/alice.img", out, sizeof(out)));
+	EXPECT_NE(NULL, strstr(out, "refused: condition 1: real root has not"));
+}
+
 /* The probe the images carry: exit 0 if it runs with nothing gained. */
 static int probe(void)
 {

@@ -6,9 +6,10 @@
  *   nscaps show [--json] [PID]
  *   nscaps explain [--json] PID CAP TARGET
  *   nscaps exec --drop CAPS | --keep CAPS -- COMMAND [ARGS]
+ *   nscaps image [--json] IMAGE
  *
- * Exit status: show and exec 0; explain 0 if allowed, 1 if denied; any
- * error 2.
+ * Exit status: show and exec 0; explain 0 if allowed, 1 if denied; image
+ * 0 if mountable from a user namespace, 1 if not; any error 2.
  */
 
 #include <ctype.h>
@@ -21,6 +22,7 @@
 #include <sys/capability.h>
 #include <sys/prctl.h>
 
+#include "image.h"
 #include "nsinfo.h"
 #include "wrap.h"
 
@@ -43,7 +45,8 @@ static void usage(void)
 {
 	die("usage: nscaps show [--json] [PID]\n"
 	    "       nscaps explain [--json] PID CAP TARGET\n"
-	    "       nscaps exec --drop CAPS | --keep CAPS -- COMMAND [ARGS]");
+	    "       nscaps exec --drop CAPS | --keep CAPS -- COMMAND [ARGS]\n"
+	    "       nscaps image [--json] IMAGE");
 }
 
 /* Print a paragraph wrapped at 78 columns; see wrap(). */
@@ -430,5 +433,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "explain") && n == 3)
 		return explain(&t, args[0], args[1], args[2]);
+	if (!strcmp(argv[1], "image") && n == 1)
+		return image_report(args[0], json);
 	usage();
 }
