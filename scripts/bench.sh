@@ -4,7 +4,9 @@
 # (base, no KUnit, plus kernel/config/bench/: -O2) into build/bench/,
 # booted alternately RUNS times each with
 # bench/nscaps_bench, then once each under -icount for instruction counts.
-# Results: build/bench/runs.csv, summary.csv, bench.png.
+# Results: build/bench/runs.csv, summary.csv, bench.png.  Then the EROFS
+# part: our kernel mounting a verified image in a user namespace against
+# the same files through FUSE: erofs.csv, erofs-summary.csv, erofs.png.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,8 +25,12 @@ for k in stock ours; do
 	src=$tree
 	[ "$k" = stock ] && src=$out/stock-tree
 	echo "bench: building the $k kernel ($(git -C "$src" describe --always --tags))"
-	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/bench/bench.config" \
-		KSRC=$src \
+	# The stock tree lacks the EROFS userns mount option, and only that.
+	missing_ok=
+	[ "$k" = stock ] && missing_ok=1
+	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/bench/bench.config
+		   $top/kernel/config/erofs.config $top/kernel/config/bench/fuse.config" \
+		KCONFIG_MISSING_OK=$missing_ok KSRC=$src \
 		KBUILD_OUT=$out/kbuild-$k BZIMAGE=$out/bzImage-$k \
 		"$top/scripts/kernel.sh"
 done
@@ -58,3 +64,32 @@ done
 python3 "$top/bench/report.py" "$csv" "$out"
 gnuplot -e "data='$out/chart.dat'; out='$out/bench.png'" "$top/bench/chart.gp"
 echo "bench: $csv, $out/summary.csv, $out/bench.png"
+
+# The EROFS part: our kernel, wall clock, two CPUs (FUSE has a daemon),
+# a disk of its own with the bench images, squashfuse_ll and its
+# libraries copied into the initramfs.
+echo "bench: the EROFS part"
+BENCH=1 "$top/scripts/disk.sh" "$out/bench-disk.img" /dev/null
+rm -rf "$out/overlay"
+mkdir -p "$out/overlay/usr/bin"
+cp /usr/bin/squashfuse_ll "$out/overlay/usr/bin/"
+for lib in $(ldd /usr/bin/squashfuse_ll | grep -o '/[^ ]*'); do
+	mkdir -p "$out/overlay$(dirname "$lib")"
+	cp -L "$lib" "$out/overlay$lib"
+done
+gcc -O2 -Wall -Wextra -Wno-unused-parameter -static -D_GNU_SOURCE \
+	-isystem "$out/kbuild-ours/headers/include" -I"$top/tests" \
+	-o "$out/erofs_bench" "$top/bench/erofs_bench.c" -lcap
+SUITES="" OVERLAY=$out/overlay OUT=$out/initramfs-erofs.cpio.gz \
+	"$top/scripts/initramfs.sh" "$out/erofs_bench"
+log=$out/boot-erofs.log
+KERNEL=$out/bzImage-ours INITRD=$out/initramfs-erofs.cpio.gz SMP=2 \
+	DISK=$out/bench-disk.img \
+	"$top/scripts/qemu.sh" erofsbench "$log" "$limit"
+grep -q '^==> erofsbench done rc=0' "$log" ||
+	{ echo "bench: the EROFS run failed, see $log" >&2; exit 1; }
+sed -n 's/^erofsbench,//p' "$log" | tr -d '\r' >"$out/erofs.csv"
+python3 "$top/bench/erofs_report.py" "$out/erofs.csv" "$out"
+gnuplot -e "data='$out/erofs-chart.dat'; out='$out/erofs.png'" \
+	"$top/bench/erofs_chart.gp"
+echo "bench: $out/erofs.csv, $out/erofs-summary.csv, $out/erofs.png"

@@ -7,7 +7,8 @@ pkgs="linux-source-6.12 qemu-system-x86 busybox-static build-essential
       flex bison bc libelf-dev libssl-dev cpio ccache xz-utils
       libcap-dev libcap-ng-dev rsync
       python3-ply python3-git gnuplot-nox
-      erofs-utils fsverity keyutils e2fsprogs libcap2-bin"
+      erofs-utils fsverity keyutils e2fsprogs libcap2-bin
+      squashfs-tools squashfuse"
 
 missing=""
 for p in $pkgs; do

@@ -7,6 +7,9 @@
 # this machine.  QEMU opens it with snapshot=on: the guest's writes are
 # thrown away.
 #   disk.sh OUT PROBE     PROBE: a static program to put in the images
+# With BENCH=1, the disk holds make bench's images instead, in /bench: a
+# tree of about 3,000 small files and one of 64 MiB, as an EROFS image and
+# as a squashfs image, both uncompressed.
 set -eu
 
 out=$1
@@ -15,6 +18,26 @@ stage=${out%.img}.stage
 uuid=6e736361-7073-4e53-8000-0000000000
 rm -rf "$stage"
 mkdir -p "$stage"/{tree,other,meta,disk/images,disk/scratch}
+
+if [ -n "${BENCH:-}" ]; then
+	b=$stage/bench
+	mkdir -p "$b" "$stage/disk/bench"
+	for d in $(seq 0 59); do
+		mkdir -p "$b/d$d"
+		for f in $(seq 0 49); do
+			head -c $((1024 + (d * 50 + f) * 97 % 7168)) /dev/urandom \
+				>"$b/d$d/f$f"
+		done
+	done
+	head -c 64M /dev/urandom >"$b/big"
+	mkfs.erofs --quiet -T0 "$stage/disk/bench/bench.img" "$b"
+	mksquashfs "$b" "$stage/disk/bench/bench.sqfs" -quiet -noappend \
+		-noI -noD -noF -noX -no-xattrs >/dev/null
+	rm -f "$out"
+	mkfs.ext4 -q -F -O verity -b 4096 -d "$stage/disk" "$out" 512M
+	rm -rf "$stage"
+	exit 0
+fi
 
 # xattr FILE NAME VALUE
 xattr() {

@@ -3,7 +3,8 @@
 # programs given as arguments.  SUITES names, in order, the programs that
 # guest/init runs in check mode; those also named in PLAIN report by exit
 # status only and are turned into one TAP result each.  MODULES names a
-# tree of kernel modules to carry.  OUT names another archive (make bench).
+# tree of kernel modules to carry, OVERLAY one to copy over the root.  OUT
+# names another archive (make bench).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +16,11 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 cp "$top/guest/init" "$root/init"
 cp "$@" "$root/tests/"
+# OVERLAY: a tree copied over the root (make bench: squashfuse_ll and the
+# libraries it needs).
+if [ -n "${OVERLAY:-}" ]; then
+	cp -a "$OVERLAY"/. "$root/"
+fi
 # MODULES: a tree holding lib/modules/RELEASE (scripts/kernel.sh's modroot).
 if [ -n "${MODULES:-}" ] && [ -d "$MODULES/lib/modules" ]; then
 	cp -r "$MODULES/lib" "$root/"
