@@ -28,7 +28,8 @@ for k in stock ours; do
 	# The stock tree lacks the EROFS userns mount option, and only that.
 	missing_ok=
 	[ "$k" = stock ] && missing_ok=1
-	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/bench/bench.config
+	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/keys.config
+		   $top/kernel/config/bench/bench.config
 		   $top/kernel/config/erofs.config $top/kernel/config/bench/fuse.config" \
 		KCONFIG_MISSING_OK=$missing_ok KSRC=$src \
 		KBUILD_OUT=$out/kbuild-$k BZIMAGE=$out/bzImage-$k \

@@ -95,6 +95,21 @@ erofs "$d/lz4.img" "$t" 5 -zlz4
 erofs "$d/chunk.img" "$t" 6 --chunksize=4096 2>/dev/null
 erofs "$d/blob.img" "$t" 7 --chunksize=4096 --blobdev="$d/blob.blob" 2>/dev/null
 
+# The core image with one field set that only a feature uses, and no
+# feature bit: the superblock checksum cleared, the field written.
+python3 - "$d/alice.img" "$d" <<'EOF'
+import struct, sys
+image = open(sys.argv[1], 'rb').read()
+for name, offset, fmt, value in [('algs', 84, '<H', 1), ('devices', 86, '<H', 1),
+                                 ('prefixes', 91, '<B', 1),
+                                 ('packed', 96, '<Q', 36)]:
+    b = bytearray(image)
+    compat, = struct.unpack_from('<I', b, 1024 + 8)
+    struct.pack_into('<I', b, 1024 + 8, compat & ~1)
+    struct.pack_into(fmt, b, 1024 + offset, value)
+    open('%s/field-%s.img' % (sys.argv[2], name), 'wb').write(b)
+EOF
+
 # A tree of many small entries, so that most bytes of its image are
 # metadata the parser reads; the superblock checksum is cleared, so that
 # flipped bytes of the superblock reach the parser too.

@@ -11,7 +11,9 @@
  * namespace: bringing lo up, adding a link, adding a netfilter table.
  */
 
+#include <linux/io_uring.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "kselftest_harness.h"
@@ -661,6 +663,17 @@ TEST_F(denial_flood, rate_limited_per_user)
 	EXPECT_EQ(1, log_count(log, what)) {
 		TH_LOG("%.2f s, %d lines of the flood; %s", secs, lines, log);
 	}
+	if (!variant->root_made)
+		return;
+	/*
+	 * In a container real root made, every uid counts apart; what a
+	 * user's limit held back must not come out as a line of its own
+	 * when the interval ends, past the limit for all.
+	 */
+	sleep(6);
+	ASSERT_EQ(EPERM, agent_do(flooder, OP_LO_UP, 0, 0, NULL));
+	log = log_since(marker, self->w.log, sizeof(self->w.log));
+	EXPECT_EQ(0, log_count(log, "cap_userns_denial_ratelimit"));
 }
 
 /*
@@ -824,6 +837,9 @@ TEST(prctl_lower_and_clear_all)
  *   |  alice, no_new_privs                                 allowed
  *   |  alice, no_new_privs, with a second thread           EINVAL
  *   |  alice, no_new_privs, her memory shared (CLONE_VM)   EINVAL
+ *   |  alice, no_new_privs, her file table shared          EINVAL
+ *   |  alice, no_new_privs, her root and cwd shared        EINVAL
+ *   |  alice, no_new_privs, after io_uring_setup()         EINVAL
  *   |  real root                   CAP_SETPCAP             allowed
  *   |  real root                   all but CAP_SETPCAP     EPERM
  *   +-- U  alice's
@@ -832,13 +848,14 @@ TEST(prctl_lower_and_clear_all)
  */
 FIXTURE(lower_rule) {
 	pthread_t thread;
-	pid_t vm_sharer;
+	pid_t vm_sharer;	/* shares our memory, files or fs */
 	int hold[2];
 };
 
 enum lowerer { ALICE_PLAIN, ALICE_NNP, REAL_ROOT, ROOT_NO_SETPCAP, U_ROOT,
 	       U_ROOT_NO_CAPS };
-enum sharing { ALONE, THREAD, SHARED_VM };
+enum sharing { ALONE, THREAD, IO_URING, SHARED_VM, SHARED_FILES,
+	       SHARED_FS };
 
 FIXTURE_VARIANT(lower_rule) {
 	enum lowerer who;
@@ -867,13 +884,25 @@ FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_memory) {
 	.who = ALICE_NNP, .sharing = SHARED_VM, .op = PR_CAP_USERNS_LOWER,
 	.expected = EINVAL,
 };
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_io_uring) {
+	.who = ALICE_NNP, .sharing = IO_URING, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_files) {
+	.who = ALICE_NNP, .sharing = SHARED_FILES,
+	.op = PR_CAP_USERNS_LOWER, .expected = EINVAL,
+};
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_fs) {
+	.who = ALICE_NNP, .sharing = SHARED_FS, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
 
 /*
- * A thread, or a process sharing our memory, that waits to be released;
- * @pipe is a pipe's two ends.  A process has its own copy of the file
- * table, in which it closes the end it would otherwise hold open.
+ * A thread, or a process sharing our memory, files or fs, that waits to
+ * be released; @pipe is a pipe's two ends.  A process with a copy of the
+ * file table of its own closes the end it would otherwise hold open.
  */
-static int hold_on(void *pipe)
+static int hold_on_copy(void *pipe)
 {
 	char c;
 
@@ -881,13 +910,16 @@ static int hold_on(void *pipe)
 	return read(((int *)pipe)[0], &c, 1) < 0;
 }
 
-static void *hold_on_thread(void *pipe)
+static int hold_on_shared(void *pipe)
 {
 	char c;
 
-	if (read(((int *)pipe)[0], &c, 1) < 0)
-		return pipe;
-	return NULL;
+	return read(((int *)pipe)[0], &c, 1) < 0;
+}
+
+static void *hold_on_thread(void *pipe)
+{
+	return hold_on_shared(pipe) ? pipe : NULL;
 }
 
 FIXTURE_SETUP(lower_rule)
@@ -919,9 +951,23 @@ FIXTURE_SETUP(lower_rule)
 	if (variant->sharing == THREAD)
 		ASSERT_EQ(0, pthread_create(&self->thread, NULL,
 					    hold_on_thread, self->hold));
-	if (variant->sharing == SHARED_VM) {
-		self->vm_sharer = clone(hold_on, stack + sizeof(stack),
-					CLONE_VM | SIGCHLD, self->hold);
+	if (variant->sharing == IO_URING) {
+		/* A ring made before the lowering keeps the creds of then. */
+		struct io_uring_params params = {};
+
+		ASSERT_LE(0, syscall(SYS_io_uring_setup, 4, &params));
+	}
+	if (variant->sharing >= SHARED_VM) {
+		static const int flags[] = {
+			[SHARED_VM] = CLONE_VM, [SHARED_FILES] = CLONE_FILES,
+			[SHARED_FS] = CLONE_FS,
+		};
+
+		self->vm_sharer = clone(variant->sharing == SHARED_FILES ?
+					hold_on_shared : hold_on_copy,
+					stack + sizeof(stack),
+					flags[variant->sharing] | SIGCHLD,
+					self->hold);
 		ASSERT_LT(0, self->vm_sharer);
 	}
 	ASSERT_EQ(ALL_CAPS, task_caps(0, "CapUns:"));
@@ -932,7 +978,7 @@ FIXTURE_TEARDOWN(lower_rule)
 	close(self->hold[1]);
 	if (variant->sharing == THREAD)
 		pthread_join(self->thread, NULL);
-	if (variant->sharing == SHARED_VM)
+	if (variant->sharing >= SHARED_VM)
 		waitpid(self->vm_sharer, NULL, 0);
 }
 

@@ -775,7 +775,11 @@ TEST_F(refused, source)
  *   lz4.img      compressed               alice.img, device=
  *   chunk.img    chunked files            alice.img, fsid= / domain_id=
  *   blob.img     chunks on a blob device  alice.img, dax / dax=always
- *                                         alice.img, directio
+ *   field-*.img  no feature bit, but a    alice.img, directio
+ *                field of compression,
+ *                extra devices, long
+ *                xattr prefixes or a
+ *                packed inode set
  */
 FIXTURE(format) {
 	struct world w;
@@ -789,6 +793,19 @@ FIXTURE_VARIANT(format) {
 FIXTURE_VARIANT_ADD(format, compressed) { .image = IMAGES "/lz4.img" };
 FIXTURE_VARIANT_ADD(format, chunked) { .image = IMAGES "/chunk.img" };
 FIXTURE_VARIANT_ADD(format, multi_device) { .image = IMAGES "/blob.img" };
+/* No feature bit, but a field only a feature uses: refused all the same. */
+FIXTURE_VARIANT_ADD(format, field_compression) {
+	.image = IMAGES "/field-algs.img",
+};
+FIXTURE_VARIANT_ADD(format, field_devices) {
+	.image = IMAGES "/field-devices.img",
+};
+FIXTURE_VARIANT_ADD(format, field_xattr_prefixes) {
+	.image = IMAGES "/field-prefixes.img",
+};
+FIXTURE_VARIANT_ADD(format, field_packed_inode) {
+	.image = IMAGES "/field-packed.img",
+};
 FIXTURE_VARIANT_ADD(format, option_device) { .option = 1 };
 FIXTURE_VARIANT_ADD(format, option_fsid) { .option = 2 };
 FIXTURE_VARIANT_ADD(format, option_domain_id) { .option = 3 };
@@ -815,6 +832,70 @@ TEST_F(format, refused)
 			      variant->option));
 	/* Not a failure that stuck: the core image still mounts. */
 	EXPECT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+}
+
+/*
+ * Real root takes a digest out of .erofs_trusted: the image can no longer
+ * be mounted, what is mounted stays, and trusting it again works.
+ */
+static long trusted_key(long keyring)
+{
+	int keys[64];
+	long n = keyctl(KEYCTL_READ, keyring, (long)keys, sizeof(keys));
+
+	return n >= (long)sizeof(keys[0]) ? keys[0] : -1;
+}
+
+TEST_F(erofs, trust_withdrawn)
+{
+	long key = trusted_key(self->w.keyring);
+
+	ASSERT_LT(0, key);
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	ASSERT_EQ(0, keyctl(KEYCTL_UNLINK, key, self->w.keyring, 0));
+	EXPECT_EQ(-1, trusted_key(self->w.keyring));
+	/* Mounted over the first: the second is refused, the first stays. */
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	EXPECT_EQ(0, in_c(&self->w, op_read, NULL, 0));
+	ASSERT_EQ(0, trust(IMAGES "/alice.img"));
+	EXPECT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+}
+
+/*
+ * The kernel log is no one's to write: a source named with a newline
+ * is printed escaped, and a storm of refusals leaves a few lines only.
+ */
+static int op_refused_storm(const struct agent_cmd *c)
+{
+	int i, err = 0;
+
+	for (i = 0; i < 300 && !err; i++)
+		err = mount(c->str, "/tmp", "erofs", MS_RDONLY, NULL) &&
+		      errno == EPERM ? 0 : EINVAL;
+	return err;
+}
+
+TEST_F(erofs, kernel_log_kept)
+{
+	static const char marker[] = "nscaps: erofs kernel log kept";
+	static const char forged[] = "/tmp/x\nerofs: forged line";
+	char path[128];
+	const char *log;
+
+	snprintf(path, sizeof(path), "/proc/%d/root%s", self->w.c.pid, forged);
+	ASSERT_EQ(0, mkdir(path, 0755));
+	ASSERT_EQ(0, log_mark(marker));
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, forged, 0));
+	EXPECT_EQ(0, in_c(&self->w, op_refused_storm, "/dev/zero", 0));
+	log = log_since(marker, log_buf, sizeof(log_buf));
+	EXPECT_EQ(1, log_count(log, "erofs: /tmp/x\\nerofs: forged line: "
+				"not a regular file")) {
+		TH_LOG("%s", log);
+	}
+	EXPECT_EQ(0, log_count(log, "\nerofs: forged line"));
+	/* One line, and at most ten of the storm. */
+	EXPECT_GE(11, log_count(log, "not a regular file"));
+	rmdir(path);
 }
 
 /* Mounts from the initial namespace are as they were: real root's. */

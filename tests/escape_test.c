@@ -441,6 +441,29 @@ static int vm_write_fuller(void)
 	return process_vm_writev(w.host_alice, &local, 1, &remote, 1, 0) < 0 ?
 	       errno : 0;
 }
+/*
+ * A child that shares its parent's file table (CLONE_FILES), with a memory
+ * of its own, lowers its set: it could then act through the fuller
+ * parent's descriptors.  Refused.
+ */
+static int lower_in_child(void *unused)
+{
+	return -userns_lower_nnp(NET);
+}
+static int files_sharer_lowers(void)
+{
+	static char stack[1 << 16];
+	int status;
+	pid_t pid = clone(lower_in_child, stack + sizeof(stack),
+			  CLONE_FILES | SIGCHLD, NULL);
+
+	if (pid < 0)
+		return errno;
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
 /* Read-mode access to a fuller task: its files, its root, its environment. */
 static int proc_open(pid_t pid, const char *file, int flags)
 {
@@ -639,6 +662,7 @@ ATTEMPT(traceme_fuller_child,	ALICE_HOST, traceme_fuller_child, true, EPERM);
 
 /* Routes a second outside review found. */
 ATTEMPT(thread_started_before_lowering, ALICE_HOST, thread_started_before_lowering, true, EINVAL);
+ATTEMPT(files_sharer_lowers,	ALICE_HOST, files_sharer_lowers, true, EINVAL);
 ATTEMPT(proc_fd_write_fuller,	ALICE_NONET, proc_fd_write_fuller, false, EACCES);
 ATTEMPT(proc_root_fuller,	ALICE_NONET, proc_root_fuller, false, EACCES);
 ATTEMPT(proc_environ_fuller,	ALICE_NONET, proc_environ_fuller, false, EACCES);
