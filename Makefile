@@ -6,6 +6,7 @@
 #   make help     everything else
 
 SHELL := /bin/bash
+comma := ,
 .DEFAULT_GOAL := help
 
 B       := build
@@ -24,17 +25,22 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
-	escape_test erofs_test tool_test fuzz_test stress_test
+	escape_test erofs_test lsm_test tool_test fuzz_test stress_test \
+	audit_test
+# Suites that need a kernel command line of their own: make check boots the
+# guest a second time for them, with BOOT_APPEND.
+ALONE := boot_mask_test
+BOOT_APPEND := userns_cap_mask=1ffffffefff userns_cap_mask=zz
 # The tree's own selftests for this area; the nsfs ones are plain programs
 # (exit status only) that guest/init reports as one test each.
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
-GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(TREE_TESTS) validate_cap demo \
-	nscaps)
+GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(ALONE) $(TREE_TESTS) \
+	validate_cap demo nscaps)
 TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
-.PHONY: help deps tree kernel guest check check-debug demo shell tool \
-	fuzz bench export-patches checkpatch check-series clean
+.PHONY: help deps tree kernel guest check check-debug check-distro demo shell \
+	tool fuzz bench export-patches checkpatch check-series clean
 
 help:
 	@sed -n '2,7s/^# \{0,1\}//p' Makefile
@@ -43,6 +49,7 @@ help:
 	@echo "  make kernel          build/bzImage from tinyconfig + kernel/config/"
 	@echo "  make tool            build/nscaps, the tool, for this machine"
 	@echo "  make check-debug     the suites on a KASAN/kmemleak/lockdep kernel"
+	@echo "  make check-distro    the suites on Debian's own config (hours cold)"
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
@@ -95,8 +102,9 @@ $(B)/tests/nsfs_%: kernel/series | kernel
 	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
 
 guest: kernel $(GUEST_BINS) $(B)/disk.img
-	@SUITES="$(SUITES) $(TREE_TESTS)" PLAIN="nsfs_owner nsfs_pidns" \
-		MODULES=$(KOUT)/modroot scripts/initramfs.sh $(GUEST_BINS)
+	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE)" PLAIN="nsfs_owner nsfs_pidns" \
+		ALONE="$(ALONE)" MODULES=$(KOUT)/modroot \
+		scripts/initramfs.sh $(GUEST_BINS)
 
 # The guest's second disk: ext4 with fs-verity and the EROFS images of
 # erofs_test and the demo, which carry erofs_test as their probe program.
@@ -106,8 +114,12 @@ $(B)/disk.img: scripts/disk.sh $(B)/tests/erofs_test
 check: guest $(B)/nscaps
 	@echo "check: booting the guest (log: $(B)/check.log)"
 	@scripts/qemu.sh check $(B)/check.log $(TIMEOUT) || true
+	@echo "check: booting it again with $(BOOT_APPEND)"
+	@APPEND="$(BOOT_APPEND) nscaps.suites=$(subst $() ,$(comma),$(ALONE))" \
+		scripts/qemu.sh check $(B)/check-boot.log 300 || true
+	@cat $(B)/check-boot.log >>$(B)/check.log
 	@scripts/host-tool-check.sh $(B)/nscaps >>$(B)/check.log
-	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) host_tool" \
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) host_tool" \
 		-f scripts/summarize.awk $(B)/check.log
 
 demo: guest
@@ -143,6 +155,26 @@ check-debug: guest $(B)/nscaps
 		scripts/qemu.sh check $(B)/check-debug.log $(DEBUG_TIMEOUT) || true
 	@awk -v expect="kunit $(SUITES) $(TREE_TESTS) kmemleak" \
 		-f scripts/summarize.awk $(B)/check-debug.log
+
+# make check-distro: every suite of make check on Debian's own cloud-amd64
+# config with its modules, LSMs (AppArmor by default) and audit
+# (scripts/distro.sh, kernel/config/distro/distro.config).  Not in CI: one
+# to two hours from a cold ccache.  The log is build/check-distro.log.
+DISTRO := $(B)/distro
+DISTRO_TIMEOUT ?= 3600
+check-distro: tree $(GUEST_BINS) $(B)/disk.img
+	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE)" PLAIN="nsfs_owner nsfs_pidns" \
+		ALONE="$(ALONE)" scripts/distro.sh $(GUEST_BINS)
+	@echo "check-distro: booting Debian's config (log: $(B)/check-distro.log)"
+	@KERNEL=$(DISTRO)/bzImage INITRD=$(DISTRO)/initramfs.cpio.gz \
+		scripts/qemu.sh check $(B)/check-distro.log $(DISTRO_TIMEOUT) || true
+	@echo "check-distro: booting it again with $(BOOT_APPEND)"
+	@KERNEL=$(DISTRO)/bzImage INITRD=$(DISTRO)/initramfs.cpio.gz \
+		APPEND="$(BOOT_APPEND) nscaps.suites=$(subst $() ,$(comma),$(ALONE))" \
+		scripts/qemu.sh check $(B)/check-distro-boot.log 900 || true
+	@cat $(B)/check-distro-boot.log >>$(B)/check-distro.log
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE)" \
+		-f scripts/summarize.awk $(B)/check-distro.log
 
 # Stock (debian-base) against ours, same fragment, alternate boots; then
 # -icount for instruction counts.  RUNS=5 ICOUNT_RUNS=2 by default.

@@ -1,14 +1,15 @@
 #!/bin/bash
-# Install the Debian packages the build, the guest and the tests need.
+# Install the Debian packages the build, the guest and the tests need, and
+# those named as arguments (make check-distro: Debian's kernel configs).
 # Quiet and quick when everything is already there.
 set -eu
 
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static build-essential
       flex bison bc libelf-dev libssl-dev cpio ccache xz-utils
-      libcap-dev libcap-ng-dev rsync
+      libcap-dev libcap-ng-dev rsync kmod
       python3-ply python3-git gnuplot-nox
       erofs-utils fsverity keyutils e2fsprogs libcap2-bin
-      squashfs-tools squashfuse"
+      squashfs-tools squashfuse $*"
 
 missing=""
 for p in $pkgs; do

@@ -2,7 +2,9 @@
 # Pack the guest's initramfs: static busybox, guest/init and the static
 # programs given as arguments.  SUITES names, in order, the programs that
 # guest/init runs in check mode; those also named in PLAIN report by exit
-# status only and are turned into one TAP result each.  MODULES names a
+# status only and are turned into one TAP result each; those named in
+# ALONE run only when the kernel command line selects them
+# (nscaps.suites=).  MODULES names a
 # tree of kernel modules to carry, OVERLAY one to copy over the root.  OUT
 # names another archive (make bench).
 set -eu
@@ -27,7 +29,8 @@ if [ -n "${MODULES:-}" ] && [ -d "$MODULES/lib/modules" ]; then
 fi
 for t in ${SUITES?}; do
 	[ -x "$root/tests/$t" ] || { echo "initramfs: no program for suite $t" >&2; exit 1; }
-	case " ${PLAIN:-} " in *" $t "*) echo "$t plain" ;; *) echo "$t tap" ;; esac
+	case " ${PLAIN:-} " in *" $t "*) echo "$t plain"; continue ;; esac
+	case " ${ALONE:-} " in *" $t "*) echo "$t alone" ;; *) echo "$t tap" ;; esac
 done >"$root/tests/suites"
 (cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -3,8 +3,9 @@
 # kernel/config/, checked option by option, built with ccache into
 # build/kbuild.  The image is copied to build/bzImage.  KSRC, KBUILD_OUT
 # and BZIMAGE build another tree, elsewhere (make check-series); FRAGMENTS
-# replaces the list of fragments (make bench: no KUnit).  Modules are
-# installed under $KBUILD_OUT/modroot.
+# replaces the list of fragments (make bench: no KUnit); BASE_CONFIG, a
+# config file (.xz too), replaces tinyconfig (make check-distro: Debian's).
+# Modules are installed under $KBUILD_OUT/modroot.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +17,11 @@ kmake() { make -s -C "$src" O="$out" ARCH=x86_64 CC="ccache gcc" "$@"; }
 mkdir -p "$out"
 cd "$out"
 new=$out/.config
-kmake tinyconfig >/dev/null
+if [ -n "${BASE_CONFIG:-}" ]; then
+	xzcat -f "$BASE_CONFIG" >"$new"
+else
+	kmake tinyconfig >/dev/null
+fi
 # shellcheck disable=SC2086
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$new" $fragments >/dev/null
 kmake olddefconfig >/dev/null
@@ -62,5 +67,5 @@ kmake headers_install INSTALL_HDR_PATH="$out/headers" >/dev/null
 # $out/modroot/lib/modules/RELEASE, which the initramfs carries.
 rm -rf "$out/modroot"
 kmake modules_install INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
-	DEPMOD=true >/dev/null
+	DEPMOD=/sbin/depmod >/dev/null
 cp "$out/arch/x86/boot/bzImage" "${BZIMAGE:-$top/build/bzImage}"

@@ -21,21 +21,6 @@
 
 #define NET		(1LL << CAP_NET_ADMIN)
 
-static long long ns_ceiling(pid_t pid)
-{
-	char path[64];
-	__u64 ceiling;
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = ioctl(fd, NS_GET_USERNS_CAP_CEILING, &ceiling);
-	close(fd);
-	return ret ? -1 : (long long)ceiling;
-}
-
 /*
  * What a namespace's root may do with CAP_NET_ADMIN, by where the namespace
  * sits and what its creators dropped:

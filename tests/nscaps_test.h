@@ -618,6 +618,22 @@ static inline long long get_mask(void)
 	return n > 0 ? strtoll(text, NULL, 16) : -1;
 }
 
+/* The ceiling of @pid's user namespace (NS_GET_USERNS_CAP_CEILING); -1. */
+static inline long long ns_ceiling(pid_t pid)
+{
+	char path[64];
+	__u64 ceiling;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, NS_GET_USERNS_CAP_CEILING, &ceiling);
+	close(fd);
+	return ret ? -1 : (long long)ceiling;
+}
+
 static inline long task_kuid(pid_t pid)
 {
 	return task_id(pid, "Uid:");

@@ -179,12 +179,15 @@ static void show(struct ns_table *t, const char *spec)
 		printf("{\"pid\":%d,\"comm\":\"%s\",\"uid\":%ld,\"euid\":%ld,"
 		       "\"effective\":\"%016llx\",\"userns_set\":\"%016llx\","
 		       "\"has_ceilings\":%s,\"mask\":\"%016llx\","
+		       "\"unprivileged_userns_clone\":%s,"
 		       "\"namespaces\":[",
 		       ti.pid, ti.comm, ti.uid, ti.euid,
 		       (unsigned long long)ti.effective,
 		       (unsigned long long)ti.userns_set,
 		       t->ceilings ? "true" : "false",
-		       (unsigned long long)t->mask);
+		       (unsigned long long)t->mask,
+		       t->unpriv_clone < 0 ? "null" :
+		       t->unpriv_clone ? "1" : "0");
 		for (i = depth - 1; i >= 0; i--) {
 			const struct model_ns *ns = chain[i];
 			uint64_t can = ns == ti.ns ?
@@ -220,6 +223,12 @@ static void show(struct ns_table *t, const char *spec)
 	if (t->has_mask)
 		say("  ", 4, "system mask (kernel.userns_cap_mask): %s",
 		    caps_text(t, t->mask));
+	if (t->unpriv_clone == 0)
+		say("  ", 4, "unprivileged user namespaces: off "
+		    "(kernel.unprivileged_userns_clone=0): only a task with "
+		    "cap_sys_admin in the initial namespace may create one, "
+		    "at any depth; the set and ceilings apply to those it "
+		    "creates");
 	note_missing(t);
 	printf("\nuser namespaces, from the top down to the task's:\n");
 	for (i = depth - 1; i >= 0; i--) {

@@ -34,6 +34,13 @@ void nsinfo_init(struct ns_table *t)
 		}
 		fclose(f);
 	}
+	t->unpriv_clone = -1;
+	f = fopen(CLONE_SYSCTL, "r");
+	if (f) {
+		if (fgets(text, sizeof(text), f))
+			t->unpriv_clone = atoi(text) != 0;
+		fclose(f);
+	}
 	t->ceilings = true;	/* until the kernel says otherwise */
 }
 

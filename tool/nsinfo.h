@@ -26,6 +26,8 @@
 
 #define INIT_USER_NS_INO	0xEFFFFFFDUL
 #define MASK_SYSCTL		"/proc/sys/kernel/userns_cap_mask"
+/* Debian's switch for unprivileged user namespaces (not in mainline). */
+#define CLONE_SYSCTL		"/proc/sys/kernel/unprivileged_userns_clone"
 #define NSINFO_MAX_NS		256
 
 struct ns_table {
@@ -33,6 +35,7 @@ struct ns_table {
 	bool ceilings;		/* the kernel answers the ceiling ioctl */
 	bool has_mask;		/* the kernel has kernel.userns_cap_mask */
 	uint64_t mask;		/* all ones where it has none */
+	int unpriv_clone;	/* CLONE_SYSCTL: 0, 1, or -1 if absent */
 	uint64_t all;		/* every valid capability */
 	struct model_ns ns[NSINFO_MAX_NS];
 };

@@ -1,0 +1,47 @@
+#!/bin/bash
+# make check-distro, the build: the series on Debian's cloud-amd64 config
+# (package linux-config-6.12) with kernel/config/distro/distro.config,
+# every module built, into build/distro/; then an initramfs with the
+# guest programs given as arguments and the modules the suites need, with
+# their dependencies, uncompressed (busybox's insmod reads plain files),
+# listed in load order in /etc/modules-load for guest/init.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/distro
+config=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz}
+# What the suites need that Debian builds as modules, loaded at boot: the
+# virtio disk with the EROFS images, EROFS, loop devices, dummy links and
+# nf_tables; and carried for guest/init to load in its KUnit step.
+load="virtio_blk erofs loop dummy nf_tables"
+carry="kunit commoncap_kunit"
+
+"$top/scripts/deps.sh" linux-config-6.12
+mkdir -p "$out"
+start=$(date +%s)
+BASE_CONFIG=$config FRAGMENTS=$top/kernel/config/distro/distro.config \
+	KBUILD_OUT=$out/kbuild BZIMAGE=$out/bzImage "$top/scripts/kernel.sh"
+echo "distro: kernel and modules built in $(( $(date +%s) - start )) s"
+
+release=$(cat "$out/kbuild/include/config/kernel.release")
+modroot=$out/kbuild/modroot
+tree=$out/modules
+rm -rf "$tree"
+mkdir -p "$tree/etc"
+# The modules and what they depend on, in load order, once each.
+ordered() {
+	for m in "$@"; do
+		modprobe -d "$modroot" -S "$release" --show-depends "$m"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
+}
+ordered $load $carry | while read -r ko; do
+	rel=${ko#"$modroot"}
+	mkdir -p "$(dirname "$tree$rel")"
+	xz -dc "$ko" >"$tree${rel%.xz}"
+done
+ordered $load | sed "s|^$modroot||; s|\.xz\$||" >"$tree/etc/modules-load"
+echo "distro: $(wc -l <"$tree/etc/modules-load") modules for the guest"
+
+SUITES="${SUITES?}" PLAIN="${PLAIN:-}" ALONE="${ALONE:-}" \
+	OVERLAY=$tree OUT=$out/initramfs.cpio.gz \
+	"$top/scripts/initramfs.sh" "$@"

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Audit records of the user namespace clamps, read from the audit netlink
+ * socket as auditd reads them: AUDIT_USERNS_CAP_DENIED for a denial that
+ * a ceiling, the mask or the owner's user namespace set decided, and
+ * AUDIT_USERNS_CAP_CHANGE for each change of a set and each write of
+ * kernel.userns_cap_mask.  The suite registers itself as the audit daemon
+ * for each test and checks every field the records promise.
+ *
+ *   init (real root: the suite, the audit daemon)
+ *   +-- alice                    her own user namespace set
+ *   +-- E  alice's, root of E is kuid 200000 (U_MAP), a victim
+ *   +-- C  alice's, root of C is kuid 200000, with a network namespace
+ */
+
+#include <linux/audit.h>
+#include <linux/netlink.h>
+#include <poll.h>
+
+#include "kselftest_harness.h"
+#include "nscaps_test.h"
+
+#ifndef AUDIT_USERNS_CAP_DENIED
+#error "these tests need the uapi headers of a kernel with the audit records"
+#endif
+
+#define NET		(1LL << CAP_NET_ADMIN)
+#define KILL		(1LL << CAP_KILL)
+/* How long a record may take to come through kauditd. */
+#define RECORD_MS	5000
+
+struct audit_nlmsg {
+	struct nlmsghdr h;
+	union {
+		struct audit_status s;
+		struct nlmsgerr err;
+		char text[AUDIT_MESSAGE_TEXT_MAX];
+	};
+};
+
+/* One AUDIT_SET request, answered by an acknowledgement; 0 or -errno. */
+static int audit_set(int fd, __u32 mask, __u32 enabled, __u32 pid)
+{
+	struct audit_nlmsg m = {
+		.h = {
+			.nlmsg_len = NLMSG_LENGTH(sizeof(struct audit_status)),
+			.nlmsg_type = AUDIT_SET,
+			.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
+		},
+	};
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	ssize_t n;
+
+	m.s.mask = mask;
+	m.s.enabled = enabled;
+	m.s.pid = pid;
+	if (sendto(fd, &m, m.h.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0)
+		return -errno;
+	/* Records may come first: wait for the acknowledgement. */
+	for (;;) {
+		n = recv(fd, &m, sizeof(m), 0);
+		if (n < 0)
+			return -errno;
+		if (m.h.nlmsg_type == NLMSG_ERROR)
+			return m.err.error;
+	}
+}
+
+/* Enable audit and receive its records; the socket, or -errno. */
+static int audit_open(void)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = audit_set(fd, AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID, 1,
+			getpid());
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+static void audit_close(int fd)
+{
+	audit_set(fd, AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID, 0, 0);
+	close(fd);
+}
+
+/*
+ * The next record of type @a or @b, its text in @rec: the type, or 0 if
+ * none came within RECORD_MS.  Records of other types are passed over.
+ */
+static int audit_next(int fd, int a, int b, char *rec, size_t size)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct audit_nlmsg m;
+	size_t len;
+	ssize_t n;
+
+	while (poll(&p, 1, RECORD_MS) == 1) {
+		n = recv(fd, &m, sizeof(m), 0);
+		if (n < (ssize_t)NLMSG_HDRLEN)
+			return 0;
+		if (m.h.nlmsg_type != a && m.h.nlmsg_type != b)
+			continue;
+		len = n - NLMSG_HDRLEN;
+		if (len >= size)
+			len = size - 1;
+		memcpy(rec, m.text, len);
+		rec[len] = '\0';
+		return m.h.nlmsg_type;
+	}
+	return 0;
+}
+
+/*
+ * The value of field @name in @rec, "" if it has none.  Fields follow a
+ * space: "audit(T:S): name=value name=value ...".
+ */
+static const char *field(const char *rec, const char *name)
+{
+	static char value[256];
+	char key[64];
+	const char *at;
+	size_t n;
+
+	snprintf(key, sizeof(key), " %s=", name);
+	at = strstr(rec, key);
+	if (!at)
+		return "";
+	at += strlen(key);
+	n = strcspn(at, " ");
+	if (n >= sizeof(value))
+		n = sizeof(value) - 1;
+	memcpy(value, at, n);
+	value[n] = '\0';
+	return value;
+}
+
+static const char *num(long long v)
+{
+	static char text[32];
+
+	snprintf(text, sizeof(text), "%lld", v);
+	return text;
+}
+
+static const char *hex(unsigned long long v)
+{
+	static char text[32];
+
+	snprintf(text, sizeof(text), "%016llx", v);
+	return text;
+}
+
+FIXTURE(audit) {
+	int fd;
+	long long saved;
+	struct agent alice, e, c;
+	char rec[AUDIT_MESSAGE_TEXT_MAX];
+};
+
+FIXTURE_SETUP(audit)
+{
+	struct agent_spec alice = { .creator = ALICE, .uid = KEEP };
+	struct agent_spec c = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
+				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+
+	self->saved = get_mask();
+	ASSERT_EQ(0, agent_start(&self->alice, &alice));
+	ASSERT_EQ(0, agent_start(&self->c, &c));
+	self->fd = audit_open();
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(audit)
+{
+	agent_stop(&self->e);
+	agent_stop(&self->c);
+	agent_stop(&self->alice);
+	set_mask(self->saved);
+	audit_close(self->fd);
+}
+
+/* E: alice's namespace, made with her set less @drop; its root a victim. */
+static int start_e(struct agent *e, long long drop)
+{
+	struct agent_spec s = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
+				.unshare = CLONE_NEWUSER, .drop = drop,
+				.victim = true };
+
+	return agent_start(e, &s);
+}
+
+static int next_denial(FIXTURE_DATA(audit) *self)
+{
+	return audit_next(self->fd, AUDIT_USERNS_CAP_DENIED,
+			  AUDIT_USERNS_CAP_DENIED, self->rec, sizeof(self->rec));
+}
+
+static int next_change(FIXTURE_DATA(audit) *self)
+{
+	return audit_next(self->fd, AUDIT_USERNS_CAP_CHANGE,
+			  AUDIT_USERNS_CAP_CHANGE, self->rec, sizeof(self->rec));
+}
+
+/* Real root writes the mask: who, what it was, what it is. */
+TEST_F(audit, mask_write)
+{
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ("mask_write", field(self->rec, "op"));
+	EXPECT_STREQ(hex(self->saved), field(self->rec, "old_mask"));
+	EXPECT_STREQ(hex(ALL_CAPS & ~NET), field(self->rec, "mask"));
+	EXPECT_STREQ(num(getpid()), field(self->rec, "pid"));
+	EXPECT_STREQ("0", field(self->rec, "uid"));
+	EXPECT_STREQ("\"audit_test\"", field(self->rec, "comm"));
+	EXPECT_STREQ("1", field(self->rec, "res"));
+}
+
+/*
+ * Root of C brings lo up in its own network namespace while the mask
+ * lacks CAP_NET_ADMIN: its kuid, not a uid of C, and C's inode number.
+ */
+TEST_F(audit, mask_denial)
+{
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ(num(CAP_NET_ADMIN), field(self->rec, "capability"));
+	EXPECT_STREQ("mask", field(self->rec, "clamp"));
+	EXPECT_STREQ(num(ns_ino(self->c.pid, "user")),
+		     field(self->rec, "userns"));
+	EXPECT_STREQ(num(self->c.pid), field(self->rec, "pid"));
+	EXPECT_STREQ("200000", field(self->rec, "uid"));
+	EXPECT_STREQ("200000", field(self->rec, "euid"));
+	EXPECT_STREQ("", field(self->rec, "cred_euid"));
+	EXPECT_STREQ("\"audit_test\"", field(self->rec, "comm"));
+}
+
+/*
+ * alice made E with her set less CAP_KILL, so E's ceiling lacks it: the
+ * owner rule gives her no CAP_KILL over root of E (kuid 200000).
+ */
+TEST_F(audit, ceiling_denial)
+{
+	ASSERT_EQ(0, start_e(&self->e, KILL));
+	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_KILL, self->e.pid, 0,
+				  NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
+	EXPECT_STREQ("ceiling", field(self->rec, "clamp"));
+	EXPECT_STREQ(num(ns_ino(self->e.pid, "user")),
+		     field(self->rec, "userns"));
+	EXPECT_STREQ(num(self->alice.pid), field(self->rec, "pid"));
+	EXPECT_STREQ("1000", field(self->rec, "uid"));
+}
+
+/*
+ * alice made E with a full set, then lowered CAP_KILL from hers: the
+ * change is recorded, and her denial says the set decided it.
+ */
+TEST_F(audit, set_lower_and_set_denial)
+{
+	ASSERT_EQ(0, start_e(&self->e, 0));
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_KILL,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ("set_lower", field(self->rec, "op"));
+	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
+	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old_cap_uns"));
+	EXPECT_STREQ(hex(ALL_CAPS & ~KILL), field(self->rec, "cap_uns"));
+	EXPECT_STREQ(num(self->alice.pid), field(self->rec, "pid"));
+	EXPECT_STREQ("1000", field(self->rec, "uid"));
+	EXPECT_STREQ("1", field(self->rec, "res"));
+
+	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_KILL, self->e.pid, 0,
+				  NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
+	EXPECT_STREQ("set", field(self->rec, "clamp"));
+	EXPECT_STREQ(num(ns_ino(self->e.pid, "user")),
+		     field(self->rec, "userns"));
+}
+
+/* Lowering what is already gone changes nothing and records nothing. */
+TEST_F(audit, unchanged_set_not_recorded)
+{
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_KILL,
+			      NULL));
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_KILL,
+			      NULL));
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_NET_RAW,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	EXPECT_STREQ(num(CAP_NET_RAW), field(self->rec, "capability")) {
+		TH_LOG("a second record for CAP_KILL: %s", self->rec);
+	}
+}
+
+static int clear_all(const struct agent_cmd *c)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_CAP_USERNS, PR_CAP_USERNS_CLEAR_ALL, 0, 0, 0))
+		return errno;
+	return 0;
+}
+
+TEST_F(audit, set_clear_all)
+{
+	ASSERT_EQ(0, agent_do(&self->alice, OP_CALL, 0, (long)clear_all,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ("set_clear_all", field(self->rec, "op"));
+	EXPECT_STREQ("", field(self->rec, "capability"));
+	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old_cap_uns"));
+	EXPECT_STREQ(hex(0), field(self->rec, "cap_uns"));
+}
+
+/*
+ * Audit gets every denial; the kernel log's per-user limit (10 in 5
+ * seconds) does not apply to it.
+ */
+TEST_F(audit, every_denial)
+{
+	int i, n = 0;
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	for (i = 0; i < 30; i++)
+		ASSERT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	/* The mask write that follows closes the count. */
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	while (audit_next(self->fd, AUDIT_USERNS_CAP_DENIED,
+			  AUDIT_USERNS_CAP_CHANGE, self->rec,
+			  sizeof(self->rec)) == AUDIT_USERNS_CAP_DENIED)
+		n++;
+	EXPECT_EQ(30, n);
+}
+
+/*
+ * With audit disabled nothing is recorded: the first record once it is
+ * enabled again is the mask write that follows, not the denial before.
+ */
+TEST_F(audit, nothing_while_disabled)
+{
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	ASSERT_EQ(0, audit_set(self->fd, AUDIT_STATUS_ENABLED, 0, 0));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~KILL));
+	ASSERT_EQ(0, audit_set(self->fd, AUDIT_STATUS_ENABLED, 1, 0));
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE,
+		  audit_next(self->fd, AUDIT_USERNS_CAP_DENIED,
+			     AUDIT_USERNS_CAP_CHANGE, self->rec,
+			     sizeof(self->rec))) {
+		TH_LOG("recorded while disabled: %s", self->rec);
+	}
+	EXPECT_STREQ(hex(ALL_CAPS & ~NET & ~KILL),
+		     field(self->rec, "old_mask"));
+}
+
+TEST_HARNESS_MAIN
