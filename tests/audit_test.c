@@ -84,8 +84,24 @@ static int audit_open(void)
 	return fd;
 }
 
+/*
+ * Read what kauditd still holds for us.  While the socket is full, kauditd
+ * waits and the queue grows, and audit then holds back every sender of an
+ * audit request, the daemon included, for up to a minute.
+ */
+static void audit_drain(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct audit_nlmsg m;
+
+	while (poll(&p, 1, 500) == 1)
+		if (recv(fd, &m, sizeof(m), 0) < 0 && errno != ENOBUFS)
+			break;
+}
+
 static void audit_close(int fd)
 {
+	audit_drain(fd);
 	audit_set(fd, AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID, 0, 0);
 	close(fd);
 }
@@ -103,6 +119,9 @@ static int audit_next(int fd, int a, int b, char *rec, size_t size)
 
 	while (poll(&p, 1, RECORD_MS) == 1) {
 		n = recv(fd, &m, sizeof(m), 0);
+		/* Records lost to a full socket are lost, as for auditd. */
+		if (n < 0 && errno == ENOBUFS)
+			continue;
 		if (n < (ssize_t)NLMSG_HDRLEN)
 			return 0;
 		if (m.h.nlmsg_type != a && m.h.nlmsg_type != b)
@@ -242,6 +261,7 @@ TEST_F(audit, mask_denial)
 	EXPECT_STREQ("200000", field(self->rec, "euid"));
 	EXPECT_STREQ("", field(self->rec, "cred_euid"));
 	EXPECT_STREQ("\"audit_test\"", field(self->rec, "comm"));
+	EXPECT_STREQ("0", field(self->rec, "res"));
 }
 
 /*
@@ -371,6 +391,90 @@ TEST_F(audit, nothing_while_disabled)
 	}
 	EXPECT_STREQ(hex(ALL_CAPS & ~NET & ~KILL),
 		     field(self->rec, "old_mask"));
+}
+
+/*
+ * Denials made inside ptrace_may_access(), which holds the target's
+ * task_lock: two tasks of C read each other's namespace links.  Both
+ * lack CAP_SYS_PTRACE in their set, and each lacks a capability the other
+ * holds, so each read reaches ns_capable(C, CAP_SYS_PTRACE) and a record.
+ * The record must not take the reader's own task_lock: with two CPUs the
+ * two readers would deadlock, each holding the lock the other waits for.
+ *
+ *   C   P (root of C, set less CAP_SYS_PTRACE, no_new_privs)
+ *       +-- A  less CAP_CHOWN   reads /proc/B/ns/uts   EACCES, recorded
+ *       +-- B  less CAP_FOWNER  reads /proc/A/ns/uts   EACCES, recorded
+ */
+#define PEER_READS	2000
+
+/* Reads the other's pid from @from, then its link; stays until EOF. */
+static void ptrace_peer(int from, int done, const char *caps)
+{
+	char path[64], link[64], st = 0;
+	pid_t other;
+	int i;
+
+	/* Dumpable, or ptrace_may_access() refuses before any clamp. */
+	if (read(from, &other, sizeof(other)) != sizeof(other) ||
+	    set_caps(caps) || prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		st = 2;
+	snprintf(path, sizeof(path), "/proc/%d/ns/uts", other);
+	for (i = 0; !st && i < PEER_READS; i++) {
+		if (readlink(path, link, sizeof(link)) >= 0)
+			st = 1;
+		else if (errno != EACCES)
+			st = 10 + errno;
+	}
+	if (write(done, &st, 1) != 1)
+		_exit(3);
+	while (read(from, &other, sizeof(other)) > 0)
+		;
+	_exit(st);
+}
+
+static int ptrace_peers(const struct agent_cmd *c)
+{
+	int to_a[2], to_b[2], done[2], i, err = 0;
+	pid_t a, b;
+	char st;
+
+	if (userns_lower_nnp(1ULL << CAP_SYS_PTRACE) ||
+	    pipe(to_a) || pipe(to_b) || pipe(done))
+		return EIO;
+	/* Each peer closes the writing ends, to see EOF when told to go. */
+	a = fork();
+	if (a == 0) {
+		close(to_a[1]);
+		close(to_b[1]);
+		ptrace_peer(to_a[0], done[1], "all=ep cap_chown-ep");
+	}
+	b = fork();
+	if (b == 0) {
+		close(to_a[1]);
+		close(to_b[1]);
+		ptrace_peer(to_b[0], done[1], "all=ep cap_fowner-ep");
+	}
+	if (write(to_a[1], &b, sizeof(b)) != sizeof(b) ||
+	    write(to_b[1], &a, sizeof(a)) != sizeof(a))
+		err = EIO;
+	for (i = 0; !err && i < 2; i++)
+		if (read(done[0], &st, 1) != 1 || st)
+			err = 1000 + st;
+	close(to_a[1]);
+	close(to_b[1]);
+	waitpid(a, NULL, 0);
+	waitpid(b, NULL, 0);
+	return err;
+}
+
+TEST_F(audit, denial_under_target_lock)
+{
+	ASSERT_EQ(0, agent_do(&self->c, OP_CALL, 0, (long)ptrace_peers,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	TH_LOG("%s", self->rec);
+	EXPECT_STREQ(num(CAP_SYS_PTRACE), field(self->rec, "capability"));
+	EXPECT_STREQ("set", field(self->rec, "clamp"));
 }
 
 TEST_HARNESS_MAIN
