@@ -17,6 +17,12 @@ rows = [
     ("walk_warm", "fuse", "kernel", "FUSE / kernel, find + stat, warm", None),
     ("read", "fuse", "kernel", "FUSE / kernel, 64 MiB read, cold", 1.0),
     ("mount", "userns", "root", "userns mount / root's plain mount", None),
+    # What verification costs: the same image without fs-verity.
+    ("walk", "kernel", "plain", "verified / unverified EROFS, walk, cold", None),
+    ("walk_warm", "kernel", "plain", "verified / unverified EROFS, walk, warm", None),
+    ("read", "kernel", "plain", "verified / unverified EROFS, read, cold", None),
+    ("walk", "fuse", "plain", "FUSE / unverified EROFS, walk, cold", None),
+    ("read", "fuse", "plain", "FUSE / unverified EROFS, read, cold", None),
 ]
 with open(out + "/erofs-summary.csv", "w") as f:
     w = csv.writer(f)

@@ -133,23 +133,6 @@ static int trust(const char *path)
 	return err ? err : trust_digest(desc);
 }
 
-static int copy(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
-	ssize_t n;
-
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (in < 0 || out < 0)
-		return errno;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
-			err = EIO;
-	close(in);
-	close(out);
-	return err;
-}
-
 /* Open @path for writing: 0, or why not. */
 static int open_for_write(const char *path)
 {
@@ -722,10 +705,10 @@ FIXTURE_SETUP(refused)
 		ASSERT_EQ(0, verity(self->source, FS_VERITY_HASH_ALG_SHA256));
 		break;
 	case COPY:
-		ASSERT_EQ(0, copy(IMAGES "/alice.img", self->source));
+		ASSERT_EQ(0, copy_file(IMAGES "/alice.img", self->source));
 		break;
 	case COPY_SHA512:
-		ASSERT_EQ(0, copy(IMAGES "/alice.img", self->source));
+		ASSERT_EQ(0, copy_file(IMAGES "/alice.img", self->source));
 		ASSERT_EQ(0, verity(self->source, FS_VERITY_HASH_ALG_SHA512));
 		break;
 	case INNER:
@@ -942,7 +925,8 @@ static long files_in_use(void)
 	return n;
 }
 
-TEST_F(erofs, thousand_cycles)
+/* Minutes on the debug kernel (KASAN), seconds on make check's. */
+TEST_F_TIMEOUT(erofs, thousand_cycles, 1200)
 {
 	long inodes, files;
 
@@ -982,7 +966,7 @@ static int make_hostile(int i, char *path, size_t size)
 	int fd, flips, err = 0;
 
 	snprintf(path, size, SCRATCH "/hostile-%03d.img", i);
-	err = copy(IMAGES "/meta.img", path);
+	err = copy_file(IMAGES "/meta.img", path);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (err || fd < 0 || fstat(fd, &st))
 		return err ?: errno;
@@ -1000,10 +984,11 @@ static int make_hostile(int i, char *path, size_t size)
 	return err ?: trust(path);
 }
 
-TEST_F(erofs, hostile_images)
+/* About 6 s an image on the debug kernel, under a second on make check's. */
+TEST_F_TIMEOUT(erofs, hostile_images, 2400)
 {
 	int i, mounted = 0, entries = 0, err;
-	char path[96];
+	char path[sizeof(((struct agent_cmd *)0)->str)];
 
 	for (i = 0; i < HOSTILE; i++) {
 		ASSERT_EQ(0, make_hostile(i, path, sizeof(path)));

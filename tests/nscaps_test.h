@@ -688,4 +688,28 @@ static inline const char *errname(int err)
 	}
 }
 
+/* Copy the file @from to @to, created or truncated: 0 or an errno. */
+static inline int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
+	ssize_t n;
+
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (in < 0 || out < 0) {
+		err = errno;
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+		return err;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			err = EIO;
+	close(in);
+	close(out);
+	return err;
+}
+
 #endif /* NSCAPS_TEST_H */
