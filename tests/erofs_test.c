@@ -937,9 +937,16 @@ TEST_F_TIMEOUT(erofs, thousand_cycles, 1200)
 	ASSERT_LE(0, inodes);
 	EXPECT_EQ(0, in_c(&self->w, op_cycles, IMAGES "/alice.img", 0));
 	EXPECT_EQ(EPERM, open_for_write(IMAGES "/alice.img"));
-	/* Freed objects may linger on per-CPU slabs: one slab's worth. */
-	EXPECT_GE(inodes + 64, slab_active("erofs_inode"));
 	EXPECT_GE(files + 16, files_in_use());
+	/*
+	 * Freed objects may linger on per-CPU slabs: one slab's worth.
+	 * KASAN's quarantine keeps far more counted (make check-debug),
+	 * where kmemleak decides instead.
+	 */
+	if (getenv("NSCAPS_KASAN"))
+		ksft_print_msg("erofs: slab counts not compared: KASAN quarantine\n");
+	else
+		EXPECT_GE(inodes + 64, slab_active("erofs_inode"));
 }
 
 /*
