@@ -845,6 +845,56 @@ TEST_F(erofs, trust_withdrawn)
 }
 
 /*
+ * File handles name an inode by its nid, an offset into the metadata: a
+ * forged one would have any bytes of the image parsed as an inode.  From
+ * C the mount has no export operations: root of C gets no handle for its
+ * files, and a forged handle for the root directory (nid 36), opened
+ * with O_DIRECTORY as 6.12 asks of such callers, is stale.
+ */
+#define FILEID_INO64_GEN	0x81
+#define ROOT_NID		36
+
+static int op_file_handles(const struct agent_cmd *c)
+{
+	struct {
+		struct file_handle h;
+		unsigned char f[MAX_HANDLE_SZ];
+	} own = { .h.handle_bytes = MAX_HANDLE_SZ };
+	struct {
+		struct file_handle h;
+		__u32 ino[3];
+	} forged = {
+		.h = { .handle_bytes = 12, .handle_type = FILEID_INO64_GEN },
+		.ino = { 0, ROOT_NID, 0 },
+	};
+	char mp[64];
+	int dir, fd, mount_id;
+
+	mountpoint(mp, sizeof(mp));
+	if (!name_to_handle_at(AT_FDCWD, mp, &own.h, &mount_id, 0))
+		return 1;
+	if (errno != EOPNOTSUPP)
+		return 100 + errno;
+	dir = open(mp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return 200 + errno;
+	fd = open_by_handle_at(dir, &forged.h,
+			       O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	close(dir);
+	if (fd >= 0) {
+		close(fd);
+		return 2;
+	}
+	return errno == ESTALE ? 0 : 300 + errno;
+}
+
+TEST_F(erofs, no_file_handles)
+{
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/alice.img", 0));
+	EXPECT_EQ(0, in_c(&self->w, op_file_handles, NULL, 0));
+}
+
+/*
  * The kernel log is no one's to write: a source named with a newline
  * is printed escaped, and a storm of refusals leaves a few lines only.
  */
