@@ -228,6 +228,19 @@ static int next_change(FIXTURE_DATA(audit) *self)
 			  AUDIT_USERNS_CAP_CHANGE, self->rec, sizeof(self->rec));
 }
 
+/*
+ * What every denial record must say: the capability, which clamp refused
+ * it, and the namespace (that of task @in_ns) whose clamp it was.
+ */
+static void expect_denial(struct __test_metadata *const _metadata,
+			  const char *rec, int cap, const char *clamp,
+			  pid_t in_ns)
+{
+	EXPECT_STREQ(num(cap), field(rec, "capability"));
+	EXPECT_STREQ(clamp, field(rec, "clamp"));
+	EXPECT_STREQ(num(ns_ino(in_ns, "user")), field(rec, "userns"));
+}
+
 /* Real root writes the mask: who, what it was, what it is. */
 TEST_F(audit, mask_write)
 {
@@ -253,10 +266,8 @@ TEST_F(audit, mask_denial)
 	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
 	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
 	TH_LOG("%s", self->rec);
-	EXPECT_STREQ(num(CAP_NET_ADMIN), field(self->rec, "capability"));
-	EXPECT_STREQ("mask", field(self->rec, "clamp"));
-	EXPECT_STREQ(num(ns_ino(self->c.pid, "user")),
-		     field(self->rec, "userns"));
+	expect_denial(_metadata, self->rec, CAP_NET_ADMIN, "mask",
+		      self->c.pid);
 	EXPECT_STREQ(num(self->c.pid), field(self->rec, "pid"));
 	EXPECT_STREQ("200000", field(self->rec, "uid"));
 	EXPECT_STREQ("200000", field(self->rec, "euid"));
@@ -276,10 +287,7 @@ TEST_F(audit, ceiling_denial)
 				  NULL));
 	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
 	TH_LOG("%s", self->rec);
-	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
-	EXPECT_STREQ("ceiling", field(self->rec, "clamp"));
-	EXPECT_STREQ(num(ns_ino(self->e.pid, "user")),
-		     field(self->rec, "userns"));
+	expect_denial(_metadata, self->rec, CAP_KILL, "ceiling", self->e.pid);
 	EXPECT_STREQ(num(self->alice.pid), field(self->rec, "pid"));
 	EXPECT_STREQ("1000", field(self->rec, "uid"));
 }
@@ -307,10 +315,7 @@ TEST_F(audit, set_lower_and_set_denial)
 				  NULL));
 	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
 	TH_LOG("%s", self->rec);
-	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
-	EXPECT_STREQ("set", field(self->rec, "clamp"));
-	EXPECT_STREQ(num(ns_ino(self->e.pid, "user")),
-		     field(self->rec, "userns"));
+	expect_denial(_metadata, self->rec, CAP_KILL, "set", self->e.pid);
 }
 
 /* Lowering what is already gone changes nothing and records nothing. */
