@@ -133,6 +133,30 @@ with open(sys.argv[1], 'r+b') as f:
     f.write(struct.pack('<I', compat & ~1))   # EROFS_FEATURE_COMPAT_SB_CHKSUM
 EOF
 
+# Metadata past the end of an image: three files share one xattr, which
+# -x1 stores once, in the shared area; the superblock then moves that
+# area past the end of the file, into the hole ext4 leaves before the
+# fs-verity Merkle tree (at the next 64 KiB).  The checksum is cleared.
+p=$stage/pasteof
+mkdir -p "$p"
+for f in a b c; do
+	echo "$f" >"$p/$f"
+	xattr "$p/$f" user.shared same
+done
+erofs "$d/past-eof.img" "$p" 9 -x1
+python3 - "$d/past-eof.img" <<'EOF'
+import os, struct, sys
+blocks = os.path.getsize(sys.argv[1]) // 4096
+assert blocks + 2 <= 16
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(1024 + 8)                    # feature_compat
+    compat, = struct.unpack('<I', f.read(4))
+    f.seek(1024 + 8)
+    f.write(struct.pack('<I', compat & ~1))
+    f.seek(1024 + 44)                   # xattr_blkaddr
+    f.write(struct.pack('<I', blocks + 1))
+EOF
+
 chown -R 1000:1000 "$d"
 chmod 1777 "$stage/disk/scratch"
 rm -f "$out"

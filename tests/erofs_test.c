@@ -895,6 +895,32 @@ TEST_F(erofs, no_file_handles)
 }
 
 /*
+ * Metadata past the end of the image: past-eof.img's three files share an
+ * xattr whose block the superblock places after the end of the file, in
+ * the page cache where fs-verity keeps the Merkle tree and descriptor of
+ * the file, which its digest does not vouch for as image bytes.  Reading
+ * the xattrs there fails as corruption (EFSCORRUPTED, that is EUCLEAN);
+ * before the fix the page past the end was parsed, and the list came back
+ * empty.
+ */
+static int op_list_xattrs(const struct agent_cmd *c)
+{
+	char mp[64], path[128], names[256];
+
+	mountpoint(mp, sizeof(mp));
+	snprintf(path, sizeof(path), "%s/%s", mp, c->str);
+	return llistxattr(path, names, sizeof(names)) < 0 ? errno : 0;
+}
+
+TEST_F(erofs, no_metadata_past_the_end)
+{
+	ASSERT_EQ(0, trust(IMAGES "/past-eof.img"));
+	ASSERT_EQ(0, in_c(&self->w, op_mount, IMAGES "/past-eof.img", 0));
+	EXPECT_EQ(EUCLEAN, in_c(&self->w, op_list_xattrs, "a", 0));
+	EXPECT_EQ(0, in_c(&self->w, op_umount, NULL, 0));
+}
+
+/*
  * The kernel log is no one's to write: a source named with a newline
  * is printed escaped, and a storm of refusals leaves a few lines only.
  */

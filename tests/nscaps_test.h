@@ -496,8 +496,10 @@ static inline int agent_do(struct agent *a, enum agent_op op, pid_t pid,
 	struct agent_cmd c = { .op = op, .pid = pid, .arg = arg };
 	int err;
 
+	if (str && strlen(str) >= sizeof(c.str))
+		return -ENAMETOOLONG;	/* never run an op on a cut string */
 	if (str)
-		snprintf(c.str, sizeof(c.str), "%s", str);
+		memcpy(c.str, str, strlen(str) + 1);
 	if (write(a->cmd, &c, sizeof(c)) != sizeof(c) ||
 	    read(a->res, &err, sizeof(err)) != sizeof(err))
 		return -ECHILD;
