@@ -5,7 +5,8 @@
 # either way, without a warning.  Options of the fragments that a prefix
 # does not define yet are passed over.  Uses a worktree of build/linux
 # (build/series-tree) and output directories of its own, so the main build
-# is left alone.
+# is left alone.  SERIES_BUILDS="m" builds the module variant only (the
+# one distributions need; about half the time).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +35,10 @@ for c in $(git -C "$tree" rev-list --reverse debian-base..HEAD); do
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
 	module=$(build m)
-	builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
+	builtin=skipped
+	case " ${SERIES_BUILDS:-m y} " in *" y "*)
+		builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
+	esac
 	if git -C "$tree" format-patch -1 --stdout "$c" |
 	   (cd "$wt" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
 		--terse --no-summary -) >"$top/build/series-checkpatch.log" 2>&1; then
@@ -43,7 +47,10 @@ for c in $(git -C "$tree" rev-list --reverse debian-base..HEAD); do
 		style=FAILED
 		cat "$top/build/series-checkpatch.log"
 	fi
-	[ "$module$builtin$style" = okokclean ] || fail=1
+	case "$module $builtin $style" in
+	"ok ok clean" | "ok skipped clean") ;;
+	*) fail=1 ;;
+	esac
 	printf '%-8s %-8s %-8s %s\n' "$module" "$builtin" "$style" "$subject"
 done
 exit $fail
