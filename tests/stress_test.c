@@ -150,9 +150,12 @@ static long settled(const char *cache, long baseline, long slack)
 	long now = slab_active(cache);
 	int tries;
 
-	for (tries = 0; tries < 50 && now > baseline + slack; tries++) {
+	for (tries = 0; tries < 600 && now > baseline + slack; tries++) {
 		usleep(100000);
 		now = slab_active(cache);
+		if (tries % 50 == 49)
+			ksft_print_msg("stress: %s %ld after %d s\n", cache,
+				       now, (tries + 1) / 10);
 	}
 	return now;
 }
