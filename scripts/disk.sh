@@ -51,6 +51,23 @@ erofs() {
 	mkfs.erofs --quiet -T0 -U "$uuid$(printf %02d "$n")" "$@" "$img" "$tree"
 }
 
+# sb_patch IMAGE [OFFSET VALUE]: clear the superblock checksum feature, so
+# that edits of the superblock reach the parser, and write VALUE as a
+# 32-bit field at OFFSET of the superblock.
+sb_patch() {
+	python3 - "$@" <<'EOF'
+import struct, sys
+with open(sys.argv[1], 'r+b') as f:
+    f.seek(1024 + 8)                    # feature_compat
+    compat, = struct.unpack('<I', f.read(4))
+    f.seek(1024 + 8)
+    f.write(struct.pack('<I', compat & ~1))   # EROFS_FEATURE_COMPAT_SB_CHKSUM
+    if len(sys.argv) > 3:
+        f.seek(1024 + int(sys.argv[2]))
+        f.write(struct.pack('<I', int(sys.argv[3])))
+EOF
+}
+
 # The tree alice's image holds: the kinds of entries a walk meets, and the
 # ones the kernel must defuse.
 t=$stage/tree
@@ -124,14 +141,7 @@ for i in $(seq 0 39); do
 done
 cp "$t/acl.txt" "$m/"
 erofs "$d/meta.img" "$m" 8
-python3 - "$d/meta.img" <<'EOF'
-import struct, sys
-with open(sys.argv[1], 'r+b') as f:
-    f.seek(1024 + 8)                    # feature_compat
-    compat, = struct.unpack('<I', f.read(4))
-    f.seek(1024 + 8)
-    f.write(struct.pack('<I', compat & ~1))   # EROFS_FEATURE_COMPAT_SB_CHKSUM
-EOF
+sb_patch "$d/meta.img"
 
 # Metadata past the end of an image: three files share one xattr, which
 # -x1 stores once, in the shared area; the superblock then moves that
@@ -144,18 +154,9 @@ for f in a b c; do
 	xattr "$p/$f" user.shared same
 done
 erofs "$d/past-eof.img" "$p" 9 -x1
-python3 - "$d/past-eof.img" <<'EOF'
-import os, struct, sys
-blocks = os.path.getsize(sys.argv[1]) // 4096
-assert blocks + 2 <= 16
-with open(sys.argv[1], 'r+b') as f:
-    f.seek(1024 + 8)                    # feature_compat
-    compat, = struct.unpack('<I', f.read(4))
-    f.seek(1024 + 8)
-    f.write(struct.pack('<I', compat & ~1))
-    f.seek(1024 + 44)                   # xattr_blkaddr
-    f.write(struct.pack('<I', blocks + 1))
-EOF
+blocks=$(( $(stat -c %s "$d/past-eof.img") / 4096 ))
+[ $((blocks + 2)) -le 16 ] || { echo "disk: past-eof.img too big" >&2; exit 1; }
+sb_patch "$d/past-eof.img" 44 $((blocks + 1))	# xattr_blkaddr
 
 chown -R 1000:1000 "$d"
 chmod 1777 "$stage/disk/scratch"
