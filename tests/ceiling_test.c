@@ -825,6 +825,9 @@ TEST(prctl_lower_and_clear_all)
  *   |  alice, no_new_privs, her file table shared          EINVAL
  *   |  alice, no_new_privs, her root and cwd shared        EINVAL
  *   |  alice, no_new_privs, after io_uring_setup()         EINVAL
+ *   |  alice, no_new_privs, holding a ring set up by       EINVAL
+ *   |    another task (the state exec leaves)
+ *   |  alice, no_new_privs, tracing a child                EINVAL
  *   |  real root                   CAP_SETPCAP             allowed
  *   |  real root                   all but CAP_SETPCAP     EPERM
  *   +-- U  alice's
@@ -833,14 +836,14 @@ TEST(prctl_lower_and_clear_all)
  */
 FIXTURE(lower_rule) {
 	pthread_t thread;
-	pid_t vm_sharer;	/* shares our memory, files or fs */
+	pid_t vm_sharer;	/* shares our memory, files or fs; or our tracee */
 	int hold[2];
 };
 
 enum lowerer { ALICE_PLAIN, ALICE_NNP, REAL_ROOT, ROOT_NO_SETPCAP, U_ROOT,
 	       U_ROOT_NO_CAPS };
-enum sharing { ALONE, THREAD, IO_URING, SHARED_VM, SHARED_FILES,
-	       SHARED_FS };
+enum sharing { ALONE, THREAD, IO_URING, RING_FD, TRACEE, SHARED_VM,
+	       SHARED_FILES, SHARED_FS };
 
 FIXTURE_VARIANT(lower_rule) {
 	enum lowerer who;
@@ -873,6 +876,14 @@ FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_io_uring) {
 	.who = ALICE_NNP, .sharing = IO_URING, .op = PR_CAP_USERNS_LOWER,
 	.expected = EINVAL,
 };
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_ring_fd) {
+	.who = ALICE_NNP, .sharing = RING_FD, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_tracee) {
+	.who = ALICE_NNP, .sharing = TRACEE, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
 FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_files) {
 	.who = ALICE_NNP, .sharing = SHARED_FILES,
 	.op = PR_CAP_USERNS_LOWER, .expected = EINVAL,
@@ -900,6 +911,14 @@ static int hold_on_shared(void *pipe)
 	char c;
 
 	return read(((int *)pipe)[0], &c, 1) < 0;
+}
+
+/* Set up a ring in the file table we share, and leave. */
+static int set_up_ring(void *unused)
+{
+	struct io_uring_params params = {};
+
+	return syscall(SYS_io_uring_setup, 4, &params) < 0;
 }
 
 static void *hold_on_thread(void *pipe)
@@ -942,6 +961,36 @@ FIXTURE_SETUP(lower_rule)
 
 		ASSERT_LE(0, syscall(SYS_io_uring_setup, 4, &params));
 	}
+	if (variant->sharing == RING_FD) {
+		/*
+		 * A ring in our file table, without an io_uring context of
+		 * our own: what exec leaves of a ring whose descriptor is not
+		 * close-on-exec (seventh review), or a ring received.  Its
+		 * personalities act with the credentials of before.
+		 */
+		int status;
+		pid_t child = clone(set_up_ring, stack + sizeof(stack),
+				    CLONE_FILES | SIGCHLD, NULL);
+
+		ASSERT_LT(0, child);
+		ASSERT_EQ(child, waitpid(child, &status, 0));
+		ASSERT_EQ(0, status);
+	}
+	if (variant->sharing == TRACEE) {
+		/* A child traced from before the lowering, stopped. */
+		int status;
+
+		self->vm_sharer = fork();
+		ASSERT_LE(0, self->vm_sharer);
+		if (!self->vm_sharer) {
+			ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+			raise(SIGSTOP);
+			_exit(0);
+		}
+		ASSERT_EQ(self->vm_sharer, waitpid(self->vm_sharer, &status,
+						   WUNTRACED));
+		ASSERT_TRUE(WIFSTOPPED(status));
+	}
 	if (variant->sharing >= SHARED_VM) {
 		static const int flags[] = {
 			[SHARED_VM] = CLONE_VM, [SHARED_FILES] = CLONE_FILES,
@@ -963,6 +1012,10 @@ FIXTURE_TEARDOWN(lower_rule)
 	close(self->hold[1]);
 	if (variant->sharing == THREAD)
 		pthread_join(self->thread, NULL);
+	if (variant->sharing == TRACEE) {
+		kill(self->vm_sharer, SIGKILL);
+		waitpid(self->vm_sharer, NULL, 0);
+	}
 	if (variant->sharing >= SHARED_VM)
 		waitpid(self->vm_sharer, NULL, 0);
 }
