@@ -159,9 +159,8 @@ check-debug: guest $(B)/nscaps
 
 # make check-smp: the suites of make check (not KUnit, whose modules are
 # built for make check's kernel) on the same config with SMP and full
-# preemption (kernel/config/variant/smp.config); QEMU offers two CPUs, of
-# which this config, without ACPI, finds one.  Not
-# in CI yet: stress_test fails there (see the README, "Debian's config").
+# preemption (kernel/config/variant/smp.config), on QEMU's two CPUs.  Not
+# in CI: make check's uniprocessor guest is faster, and CI time is its.
 check-smp: guest $(B)/nscaps
 	@EXTRA_FRAGMENTS=$(CURDIR)/kernel/config/variant/smp.config \
 		KBUILD_OUT=$(CURDIR)/$(B)/kbuild-smp \
