@@ -827,6 +827,8 @@ TEST(prctl_lower_and_clear_all)
  *   |  alice, no_new_privs, after io_uring_setup()         EINVAL
  *   |  alice, no_new_privs, holding a ring set up by       EINVAL
  *   |    another task (the state exec leaves)
+ *   |  alice, no_new_privs, mapping a ring she holds no    EINVAL
+ *   |    descriptor of (the state fork leaves)
  *   |  alice, no_new_privs, tracing a child                EINVAL
  *   |  real root                   CAP_SETPCAP             allowed
  *   |  real root                   all but CAP_SETPCAP     EPERM
@@ -842,8 +844,8 @@ FIXTURE(lower_rule) {
 
 enum lowerer { ALICE_PLAIN, ALICE_NNP, REAL_ROOT, ROOT_NO_SETPCAP, U_ROOT,
 	       U_ROOT_NO_CAPS };
-enum sharing { ALONE, THREAD, IO_URING, RING_FD, TRACEE, SHARED_VM,
-	       SHARED_FILES, SHARED_FS };
+enum sharing { ALONE, THREAD, IO_URING, RING_FD, RING_MAPPED, TRACEE,
+	       SHARED_VM, SHARED_FILES, SHARED_FS };
 
 FIXTURE_VARIANT(lower_rule) {
 	enum lowerer who;
@@ -878,6 +880,10 @@ FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_io_uring) {
 };
 FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_ring_fd) {
 	.who = ALICE_NNP, .sharing = RING_FD, .op = PR_CAP_USERNS_LOWER,
+	.expected = EINVAL,
+};
+FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_ring_mapped) {
+	.who = ALICE_NNP, .sharing = RING_MAPPED, .op = PR_CAP_USERNS_LOWER,
 	.expected = EINVAL,
 };
 FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_tracee) {
@@ -921,6 +927,26 @@ static int set_up_ring(void *unused)
 	return syscall(SYS_io_uring_setup, 4, &params) < 0;
 }
 
+/* The descriptor of the ring set_up_ring() left in our table, or -1. */
+static int ring_in_table(void)
+{
+	char path[64], link[64];
+	int fd;
+
+	for (fd = 3; fd < 64; fd++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (strstr(link, "anon_inode:[io_uring]"))
+			return fd;
+	}
+	return -1;
+}
+
 static void *hold_on_thread(void *pipe)
 {
 	return hold_on_shared(pipe) ? pipe : NULL;
@@ -961,7 +987,7 @@ FIXTURE_SETUP(lower_rule)
 
 		ASSERT_LE(0, syscall(SYS_io_uring_setup, 4, &params));
 	}
-	if (variant->sharing == RING_FD) {
+	if (variant->sharing == RING_FD || variant->sharing == RING_MAPPED) {
 		/*
 		 * A ring in our file table, without an io_uring context of
 		 * our own: what exec leaves of a ring whose descriptor is not
@@ -975,6 +1001,21 @@ FIXTURE_SETUP(lower_rule)
 		ASSERT_LT(0, child);
 		ASSERT_EQ(child, waitpid(child, &status, 0));
 		ASSERT_EQ(0, status);
+		if (variant->sharing == RING_MAPPED) {
+			/*
+			 * Only its submission ring mapped: what a child
+			 * forked from the ring's owner inherits, and enough
+			 * to feed an SQPOLL thread without a system call
+			 * (eighth review).
+			 */
+			int ring = ring_in_table();
+
+			ASSERT_LE(0, ring);
+			ASSERT_NE(MAP_FAILED, mmap(NULL, 4096, PROT_READ |
+						   PROT_WRITE, MAP_SHARED,
+						   ring, IORING_OFF_SQ_RING));
+			ASSERT_EQ(0, close(ring));
+		}
 	}
 	if (variant->sharing == TRACEE) {
 		/* A child traced from before the lowering, stopped. */
