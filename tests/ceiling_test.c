@@ -866,38 +866,20 @@ LOWER_RULE(root_lower, REAL_ROOT, PR_CAP_USERNS_LOWER, 0);
 LOWER_RULE(root_no_setpcap_lower, ROOT_NO_SETPCAP, PR_CAP_USERNS_LOWER, EPERM);
 LOWER_RULE(ns_root_lower, U_ROOT, PR_CAP_USERNS_LOWER, 0);
 LOWER_RULE(ns_root_no_caps_lower, U_ROOT_NO_CAPS, PR_CAP_USERNS_LOWER, EPERM);
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_second_thread) {
-	.who = ALICE_NNP, .sharing = THREAD, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_memory) {
-	.who = ALICE_NNP, .sharing = SHARED_VM, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_io_uring) {
-	.who = ALICE_NNP, .sharing = IO_URING, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_ring_fd) {
-	.who = ALICE_NNP, .sharing = RING_FD, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_ring_mapped) {
-	.who = ALICE_NNP, .sharing = RING_MAPPED, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_tracee) {
-	.who = ALICE_NNP, .sharing = TRACEE, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_files) {
-	.who = ALICE_NNP, .sharing = SHARED_FILES,
-	.op = PR_CAP_USERNS_LOWER, .expected = EINVAL,
-};
-FIXTURE_VARIANT_ADD(lower_rule, alice_nnp_shared_fs) {
-	.who = ALICE_NNP, .sharing = SHARED_FS, .op = PR_CAP_USERNS_LOWER,
-	.expected = EINVAL,
-};
+/* Alice under no_new_privs, refused for what she shares or holds. */
+#define SHARING_RULE(name, what)					\
+	FIXTURE_VARIANT_ADD(lower_rule, name) {				\
+		.who = ALICE_NNP, .sharing = what,			\
+		.op = PR_CAP_USERNS_LOWER, .expected = EINVAL,		\
+	}
+SHARING_RULE(alice_nnp_second_thread, THREAD);
+SHARING_RULE(alice_nnp_shared_memory, SHARED_VM);
+SHARING_RULE(alice_nnp_io_uring, IO_URING);
+SHARING_RULE(alice_nnp_ring_fd, RING_FD);
+SHARING_RULE(alice_nnp_ring_mapped, RING_MAPPED);
+SHARING_RULE(alice_nnp_tracee, TRACEE);
+SHARING_RULE(alice_nnp_shared_files, SHARED_FILES);
+SHARING_RULE(alice_nnp_shared_fs, SHARED_FS);
 
 /*
  * A thread, or a process sharing our memory, files or fs, that waits to
