@@ -53,6 +53,7 @@ help:
 	@echo "  make check-distro    the suites on Debian's own config (hours cold)"
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
+	@echo "  BENCH_CONFIG=distro make bench   the same on Debian's config (hours cold)"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
 	@echo "  make check-series    build every patch on its own, checkpatch each"
@@ -194,6 +195,8 @@ check-distro: tree $(GUEST_BINS) $(B)/disk.img
 
 # Stock (debian-base) against ours, same fragment, alternate boots; then
 # -icount for instruction counts.  RUNS=5 ICOUNT_RUNS=2 by default.
+# BENCH_CONFIG=distro: both kernels on Debian's cloud-amd64 config, the
+# capability part only, into build/bench-distro/ (not in CI: hours cold).
 bench: tree
 	@scripts/bench.sh
 

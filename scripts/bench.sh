@@ -8,33 +8,61 @@
 # part: our kernel mounting a verified image in a user namespace against
 # the same files through FUSE: erofs.csv, erofs-summary.csv, erofs.png.
 # BENCH_PARTS="caps erofs" by default; one of them runs that part alone.
+# BENCH_CONFIG=distro builds both kernels from Debian's cloud-amd64 config
+# instead (as make check-distro, with kernel/config/bench/distro.config;
+# mitigations, audit and Debian's LSMs as shipped), images only, into
+# build/bench-distro/, and runs the capability part alone.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/bench
 tree=$top/build/linux
+stock_tree=$top/build/bench/stock-tree
 runs=${RUNS:-5}
 icount_runs=${ICOUNT_RUNS:-2}
 limit=${BENCH_TIMEOUT:-900}
 parts=" ${BENCH_PARTS:-caps erofs} "
+kconfig() { # the environment of scripts/kernel.sh for both kernels
+	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/keys.config
+		   $top/kernel/config/bench/bench.config
+		   $top/kernel/config/erofs.config $top/kernel/config/bench/fuse.config" \
+		"$@"
+}
+case ${BENCH_CONFIG:-tiny} in
+tiny) ;;
+distro)
+	out=$top/build/bench-distro
+	parts=" ${BENCH_PARTS:-caps} "
+	case $parts in *" erofs "*)
+		echo "bench: BENCH_CONFIG=distro measures the capability" \
+		     "part only (its guest loads no modules)" >&2
+		exit 1
+	esac
+	"$top/scripts/deps.sh" linux-config-6.12
+	kconfig() {
+		BASE_CONFIG=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz} \
+			FRAGMENTS=$top/kernel/config/bench/distro.config \
+			MODULES=no "$@"
+	} ;;
+*)
+	echo "bench: BENCH_CONFIG is tiny or distro, not '$BENCH_CONFIG'" >&2
+	exit 1 ;;
+esac
 mkdir -p "$out"
 
 git -C "$tree" worktree prune
-[ -d "$out/stock-tree" ] ||
-	git -C "$tree" worktree add -q --detach "$out/stock-tree" debian-base
-git -C "$out/stock-tree" checkout -q --detach debian-base
+[ -d "$stock_tree" ] ||
+	git -C "$tree" worktree add -q --detach "$stock_tree" debian-base
+git -C "$stock_tree" checkout -q --detach debian-base
 for k in stock ours; do
 	src=$tree
-	[ "$k" = stock ] && src=$out/stock-tree
+	[ "$k" = stock ] && src=$stock_tree
 	echo "bench: building the $k kernel ($(git -C "$src" describe --always --tags))"
 	# The stock tree lacks the EROFS userns mount option, and only that.
 	missing_ok=
 	[ "$k" = stock ] && missing_ok=1
-	FRAGMENTS="$top/kernel/config/base.config $top/kernel/config/keys.config
-		   $top/kernel/config/bench/bench.config
-		   $top/kernel/config/erofs.config $top/kernel/config/bench/fuse.config" \
-		KCONFIG_MISSING_OK=$missing_ok KSRC=$src \
-		KBUILD_OUT=$out/kbuild-$k BZIMAGE=$out/bzImage-$k \
+	kconfig env KCONFIG_MISSING_OK=$missing_ok KSRC="$src" \
+		KBUILD_OUT="$out/kbuild-$k" BZIMAGE="$out/bzImage-$k" \
 		"$top/scripts/kernel.sh"
 done
 

@@ -5,7 +5,8 @@
 # and BZIMAGE build another tree, elsewhere (make check-series); FRAGMENTS
 # replaces the list of fragments (make bench: no KUnit); BASE_CONFIG, a
 # config file (.xz too), replaces tinyconfig (make check-distro: Debian's).
-# Modules are installed under $KBUILD_OUT/modroot.
+# Modules are installed under $KBUILD_OUT/modroot; MODULES=no builds the
+# image alone (make bench on Debian's config: its guest loads none).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -61,6 +62,12 @@ for opt in "${!want[@]}"; do
 done
 [ "$bad" = 0 ] || exit 1
 
+if [ "${MODULES:-yes}" = no ]; then
+	kmake -j"$(nproc)" bzImage
+	kmake headers_install INSTALL_HDR_PATH="$out/headers" >/dev/null
+	cp "$out/arch/x86/boot/bzImage" "${BZIMAGE:-$top/build/bzImage}"
+	exit 0
+fi
 kmake -j"$(nproc)" bzImage modules
 kmake headers_install INSTALL_HDR_PATH="$out/headers" >/dev/null
 # Modules (the KUnit suites, built as distributions build them) go to
