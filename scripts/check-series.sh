@@ -7,7 +7,8 @@
 # (build/series-tree) and output directories of its own, so the main build
 # is left alone.  SERIES_BUILDS="m" builds the module variant only (the
 # one distributions need; about half the time), SERIES_BUILDS="y" the
-# built-in one only.
+# built-in one only.  SERIES_FROM=N starts at patch N (the prefixes before
+# it are taken as checked: for resuming a run that was stopped).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,9 +31,23 @@ build() {
 	fi
 }
 
+from=${SERIES_FROM:-1}
+total=$(git -C "$tree" rev-list --count debian-base..HEAD)
+case $from in
+'' | *[!0-9]* | 0*)
+	echo "check-series: SERIES_FROM is a patch number from 1, not '$from'" >&2
+	exit 1 ;;
+esac
+if [ "$from" -gt "$total" ]; then
+	echo "check-series: SERIES_FROM=$from, but the series has $total patches" >&2
+	exit 1
+fi
 fail=0
+n=0
 printf '%-8s %-8s %-8s %s\n' module builtin style patch
 for c in $(git -C "$tree" rev-list --reverse debian-base..HEAD); do
+	n=$((n + 1))
+	[ "$n" -ge "$from" ] || continue
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
 	module=skipped
@@ -55,6 +70,7 @@ for c in $(git -C "$tree" rev-list --reverse debian-base..HEAD); do
 	"ok ok clean" | "ok skipped clean" | "skipped ok clean") ;;
 	*) fail=1 ;;
 	esac
-	printf '%-8s %-8s %-8s %s\n' "$module" "$builtin" "$style" "$subject"
+	printf '%-8s %-8s %-8s %04d %s\n' "$module" "$builtin" "$style" \
+		"$n" "$subject"
 done
 exit $fail
