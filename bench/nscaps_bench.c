@@ -27,10 +27,10 @@
  *   clone_vm_unshare_userns   alice   -           creates, frees a userns
  *
  * Each operation runs a warm-up, then a fixed number of iterations in five
- * rounds, the fastest of which counts, timed with the time stamp counter: the guest's clocksource may be as coarse as
- * a jiffy, and under TCG the TSC is the host's, or, under QEMU's -icount
- * shift=0, the count of guest instructions executed, so the same figure is
- * then an instruction count.  Ticks are turned into nanoseconds against
+ * rounds, the fastest of which counts, timed with the time stamp counter:
+ * the guest's clocksource may be as coarse as a jiffy, and under TCG the TSC
+ * is the host's, or, under QEMU's -icount shift=0, the count of guest
+ * instructions executed, so the same figure is then an instruction count.  Ticks are turned into nanoseconds against
  * CLOCK_MONOTONIC over half a second.  Output, one line per operation:
  *
  *   bench,LABEL,OP,ITERATIONS,TICKS_PER_OP,NS_PER_OP

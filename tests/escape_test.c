@@ -478,7 +478,10 @@ static int proc_open(pid_t pid, const char *file, int flags)
 	return 0;
 }
 static int proc_fd_write_fuller(void) { return proc_open(w.host_alice, "fd/1", O_WRONLY); }
-static int proc_root_fuller(void) { return proc_open(w.host_alice, "root/tmp", O_RDONLY | O_DIRECTORY); }
+static int proc_root_fuller(void)
+{
+	return proc_open(w.host_alice, "root/tmp", O_RDONLY | O_DIRECTORY);
+}
 static int proc_environ_fuller(void) { return proc_open(w.host_alice, "environ", O_RDONLY); }
 static int proc_ns_fuller(void) { return proc_open(w.o_root, "ns/user", O_RDONLY); }
 static int proc_environ_equal(void) { return proc_open(w.alice_nonet, "environ", O_RDONLY); }
