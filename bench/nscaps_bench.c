@@ -30,8 +30,9 @@
  * rounds, the fastest of which counts, timed with the time stamp counter:
  * the guest's clocksource may be as coarse as a jiffy, and under TCG the TSC
  * is the host's, or, under QEMU's -icount shift=0, the count of guest
- * instructions executed, so the same figure is then an instruction count.  Ticks are turned into nanoseconds against
- * CLOCK_MONOTONIC over half a second.  Output, one line per operation:
+ * instructions executed, so the same figure is then an instruction count.
+ * Ticks are turned into nanoseconds against CLOCK_MONOTONIC over half a
+ * second.  Output, one line per operation:
  *
  *   bench,LABEL,OP,ITERATIONS,TICKS_PER_OP,NS_PER_OP
  *
