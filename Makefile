@@ -50,10 +50,10 @@ help:
 	@echo "  make tool            build/nscaps, the tool, for this machine"
 	@echo "  make check-debug     the suites on a KASAN/kmemleak/lockdep kernel"
 	@echo "  make check-smp       the suites on the same config, SMP and preemptible"
-	@echo "  make check-distro    the suites on Debian's own config (hours cold)"
+	@echo "  make check-distro    the suites on Debian's own config (an hour cold)"
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
-	@echo "  BENCH_CONFIG=distro make bench   the same on Debian's config (hours cold)"
+	@echo "  BENCH_CONFIG=distro make bench   the same on Debian's config (46 min cold)"
 	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
 	@echo "  make check-series    build every patch on its own, checkpatch each"
@@ -176,7 +176,7 @@ check-smp: guest $(B)/nscaps
 # make check-distro: every suite of make check on Debian's own cloud-amd64
 # config with its modules, LSMs (AppArmor by default) and audit
 # (scripts/distro.sh, kernel/config/distro/distro.config).  Not in CI: one
-# to two hours from a cold ccache.  The log is build/check-distro.log.
+# hour from a cold ccache, 13 min warm.  The log is build/check-distro.log.
 DISTRO := $(B)/distro
 DISTRO_TIMEOUT ?= 3600
 check-distro: tree $(GUEST_BINS) $(B)/disk.img
@@ -196,7 +196,7 @@ check-distro: tree $(GUEST_BINS) $(B)/disk.img
 # Stock (debian-base) against ours, same fragment, alternate boots; then
 # -icount for instruction counts.  RUNS=5 ICOUNT_RUNS=2 by default.
 # BENCH_CONFIG=distro: both kernels on Debian's cloud-amd64 config, the
-# capability part only, into build/bench-distro/ (not in CI: hours cold).
+# capability part only, into build/bench-distro/ (not in CI: 46 min cold).
 bench: tree
 	@scripts/bench.sh
 
