@@ -34,11 +34,13 @@ ordered() {
 		modprobe -d "$modroot" -S "$release" --show-depends "$m"
 	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
 }
+# shellcheck disable=SC2086 # the lists split into module names
 ordered $load $carry | while read -r ko; do
 	rel=${ko#"$modroot"}
 	mkdir -p "$(dirname "$tree$rel")"
 	xz -dc "$ko" >"$tree${rel%.xz}"
 done
+# shellcheck disable=SC2086
 ordered $load | sed "s|^$modroot||; s|\.xz\$||" >"$tree/etc/modules-load"
 echo "distro: $(wc -l <"$tree/etc/modules-load") modules for the guest"
 

@@ -56,7 +56,7 @@ for opt in "${!want[@]}"; do
 	fi
 	if ! grep -qxF -- "${want[$opt]}" "$new"; then
 		echo "kernel: ${from[$opt]}, the final .config has:" \
-		     "$(grep -E "(^|# )$opt[= ]" "$new" || echo nothing)" >&2
+		     "$(grep -E "(^|# )${opt}[= ]" "$new" || echo nothing)" >&2
 		bad=1
 	fi
 done
