@@ -50,8 +50,13 @@ def load(path):
     return runs, ns, order
 
 
+def stock_of(variant):
+    """The stock pass a variant is compared with: its like."""
+    return "stock+mask" if variant.endswith("+mask") else "stock"
+
+
 def compare(runs, ns, clock, variant, op):
-    base = "stock+mask" if variant.endswith("+mask") else "stock"
+    base = stock_of(variant)
     stock = runs.get((clock, base, op), {})
     ours = runs.get((clock, variant, op), {})
     pairs = sorted(r for r in ours if r in stock)
@@ -75,8 +80,7 @@ def spread(runs, clock, variant, op):
     of its target cannot show whether ours is within it: the capability
     paths repeat to the instruction, the clone loops do not.
     """
-    base = "stock+mask" if variant.endswith("+mask") else "stock"
-    values = list(runs.get((clock, base, op), {}).values())
+    values = list(runs.get((clock, stock_of(variant), op), {}).values())
     if len(values) < 2:
         return None
     return (max(values) - min(values)) / statistics.median(values)
