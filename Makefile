@@ -25,6 +25,7 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
+	loopback_test \
 	escape_test erofs_test lsm_test tool_test fuzz_test stress_test \
 	audit_test
 # Suites that need a kernel command line of their own: make check boots the

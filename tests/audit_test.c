@@ -257,13 +257,13 @@ TEST_F(audit, mask_write)
 }
 
 /*
- * Root of C brings lo up in its own network namespace while the mask
+ * Root of C sets lo's MTU in its own network namespace while the mask
  * lacks CAP_NET_ADMIN: its kuid, not a uid of C, and C's inode number.
  */
 TEST_F(audit, mask_denial)
 {
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
-	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
 	TH_LOG("%s", self->rec);
 	expect_denial(_metadata, self->rec, CAP_NET_ADMIN, "mask",
@@ -366,7 +366,7 @@ TEST_F(audit, every_denial)
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
 	for (i = 0; i < 30; i++)
-		ASSERT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+		ASSERT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	/* The mask write that follows closes the count. */
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	while (audit_next(self->fd, AUDIT_USERNS_CAP_DENIED,
@@ -385,7 +385,7 @@ TEST_F(audit, nothing_while_disabled)
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
 	ASSERT_EQ(0, audit_set(self->fd, AUDIT_STATUS_ENABLED, 0, 0));
-	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~KILL));
 	ASSERT_EQ(0, audit_set(self->fd, AUDIT_STATUS_ENABLED, 1, 0));
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));

@@ -109,7 +109,7 @@ TEST_F(boot, first_namespace_clamped)
 	ASSERT_EQ(0, agent_start(&self->alice, &n));
 	EXPECT_TRUE(HAS(task_caps(self->alice.pid, "CapEff:"),
 			CAP_NET_ADMIN));
-	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_LO_MTU, 0, 0, NULL));
 }
 
 /* Real root may still raise it: the command line sets where it starts. */
@@ -120,9 +120,9 @@ TEST_F(boot, sysctl_still_writes)
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS));
 	ASSERT_EQ(0, agent_start(&self->alice, &n));
-	EXPECT_EQ(0, agent_do(&self->alice, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(0, agent_do(&self->alice, OP_LO_MTU, 0, 0, NULL));
 	EXPECT_EQ(0, set_mask(self->mask));
-	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_LO_MTU, 0, 0, NULL));
 }
 
 TEST_HARNESS_MAIN

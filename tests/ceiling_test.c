@@ -8,7 +8,7 @@
  *
  * Most cases take CAP_NET_ADMIN away, written "-NET" in the drawings, and
  * check it against what it gates inside a network namespace of the user
- * namespace: bringing lo up, adding a link, adding a netfilter table.
+ * namespace: setting lo's MTU, adding a link, adding a netfilter table.
  */
 
 #include <linux/io_uring.h>
@@ -89,13 +89,19 @@ TEST_F(nested, net_admin)
 	struct agent *root = &self->a[variant->depth];
 	bool has = !variant->expected;
 
-	EXPECT_EQ(has, HAS(task_caps(root->pid, "CapEff:"), CAP_NET_ADMIN));
-	EXPECT_EQ(has, HAS(task_caps(root->pid, "CapBnd:"), CAP_NET_ADMIN));
+	/*
+	 * The sets are what a kernel without clamps gives; the clamp shows
+	 * in CapClamped, and holds at each check.
+	 */
+	EXPECT_EQ(ALL_CAPS, task_caps(root->pid, "CapEff:"));
+	EXPECT_EQ(ALL_CAPS, task_caps(root->pid, "CapBnd:"));
+	EXPECT_EQ(!has, HAS(task_caps(root->pid, "CapClamped:"),
+			    CAP_NET_ADMIN));
 	EXPECT_EQ(has, HAS(ns_ceiling(root->pid), CAP_NET_ADMIN));
-	/* What was not dropped is still there. */
-	EXPECT_TRUE(HAS(task_caps(root->pid, "CapEff:"), CAP_SYS_ADMIN));
+	/* What was not dropped is not clamped. */
+	EXPECT_FALSE(HAS(task_caps(root->pid, "CapClamped:"), CAP_SYS_ADMIN));
 
-	EXPECT_EQ(variant->expected, agent_do(root, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(variant->expected, agent_do(root, OP_LO_MTU, 0, 0, NULL));
 	EXPECT_EQ(variant->expected,
 		  agent_do(root, OP_ADD_DUMMY, 0, 0, "dummy0"));
 	EXPECT_EQ(variant->expected,
@@ -213,8 +219,9 @@ TEST_F(owner, signal)
  *   an alice task that dropped CAP_NET_ADMIN cannot open B's namespace
  *   files through /proc (root of B holds a fuller set); given them (the
  *   test opens them for it, as a helper could pass them), it joins B (the
- *   owner rule gives it CAP_SYS_ADMIN in B) and gets B's caps without
- *   CAP_NET_ADMIN; root of B, which entered B before, keeps it.
+ *   owner rule gives it CAP_SYS_ADMIN in B) and gets B's caps, with
+ *   CAP_NET_ADMIN clamped by its set; root of B, which entered B before,
+ *   keeps it.
  */
 TEST(setns_into_fuller_namespace_is_clamped)
 {
@@ -225,7 +232,7 @@ TEST(setns_into_fuller_namespace_is_clamped)
 				    .uid = KEEP };
 	char path[64];
 	int user, net;
-	long long eff;
+	long long clamped;
 
 	ASSERT_EQ(0, agent_start(&b, &bspec));
 	EXPECT_TRUE(HAS(ns_ceiling(b.pid), CAP_NET_ADMIN));
@@ -242,12 +249,13 @@ TEST(setns_into_fuller_namespace_is_clamped)
 	EXPECT_EQ(EACCES, agent_do(&joiner, OP_SETNS, b.pid, 0, "user"));
 	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS_FD, 0, user, NULL));
 	ASSERT_EQ(0, agent_do(&joiner, OP_SETNS_FD, 0, net, NULL));
-	eff = task_caps(joiner.pid, "CapEff:");
-	EXPECT_FALSE(HAS(eff, CAP_NET_ADMIN));
-	EXPECT_FALSE(HAS(task_caps(joiner.pid, "CapBnd:"), CAP_NET_ADMIN));
-	EXPECT_TRUE(HAS(eff, CAP_SYS_ADMIN));
-	EXPECT_EQ(EPERM, agent_do(&joiner, OP_LO_UP, 0, 0, NULL));
-	EXPECT_EQ(0, agent_do(&b, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(ALL_CAPS, task_caps(joiner.pid, "CapEff:"));
+	clamped = task_caps(joiner.pid, "CapClamped:");
+	EXPECT_TRUE(HAS(clamped, CAP_NET_ADMIN));
+	EXPECT_FALSE(HAS(clamped, CAP_SYS_ADMIN));
+	EXPECT_EQ(0, task_caps(b.pid, "CapClamped:"));
+	EXPECT_EQ(EPERM, agent_do(&joiner, OP_LO_MTU, 0, 0, NULL));
+	EXPECT_EQ(0, agent_do(&b, OP_LO_MTU, 0, 0, NULL));
 
 	agent_stop(&joiner);
 	agent_stop(&b);
@@ -260,9 +268,9 @@ TEST(setns_into_fuller_namespace_is_clamped)
  *   init: real root
  *   +-- C  alice's, full ceiling, root of C in its own network namespace
  *
- *   mask -NET:  root of C: lo up EPERM; real root adds a link inside C's
+ *   mask -NET:  root of C: lo's MTU EPERM; real root adds a link inside C's
  *               network namespace and writes the maps of a new namespace
- *   mask full:  root of C: lo up allowed again
+ *   mask full:  root of C: lo's MTU allowed again
  */
 FIXTURE(mask) {
 	long long saved;
@@ -292,11 +300,11 @@ TEST_F(mask, clamps_existing_and_restores)
 				    .unshare = CLONE_NEWUSER,
 				    .uid_map = U_MAP };
 
-	ASSERT_EQ(0, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	ASSERT_EQ(0, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	EXPECT_EQ(ALL_CAPS & ~NET, get_mask());
-	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	EXPECT_EQ(EPERM, agent_do(&self->c, OP_NFT_TABLE, 0, 0, "t"));
 	/* The namespace's own ceiling did not change: the mask is apart. */
 	EXPECT_TRUE(HAS(ns_ceiling(self->c.pid), CAP_NET_ADMIN));
@@ -310,19 +318,19 @@ TEST_F(mask, clamps_existing_and_restores)
 	agent_stop(&fresh);
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS));
-	EXPECT_EQ(0, agent_do(&self->c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(0, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	EXPECT_EQ(0, agent_do(&self->c, OP_NFT_TABLE, 0, 0, "t2"));
 }
 
 /*
  * A task that enters a namespace while the mask is low is held by the mask
- * at each check, not at entry: its sets are what the ceiling and its user
- * namespace set give, and raising the mask restores it as it restores
- * everyone else.
+ * at each check, not at entry: its sets are what a kernel without clamps
+ * gives, CapClamped says what the mask cuts, and raising the mask restores
+ * it as it restores everyone else.
  *
  *   mask -NET:  alice creates L (full ceiling); root of L: CapEff has
- *               CAP_NET_ADMIN, lo up EPERM
- *   mask full:  root of L: lo up allowed
+ *               CAP_NET_ADMIN, CapClamped too; lo's MTU EPERM
+ *   mask full:  root of L: lo's MTU allowed, CapClamped empty
  */
 TEST_F(mask, entering_while_low_restored)
 {
@@ -334,10 +342,12 @@ TEST_F(mask, entering_while_low_restored)
 	ASSERT_EQ(0, agent_start(&late, &lspec));
 	EXPECT_TRUE(HAS(task_caps(late.pid, "CapEff:"), CAP_NET_ADMIN));
 	EXPECT_TRUE(HAS(task_caps(late.pid, "CapBnd:"), CAP_NET_ADMIN));
-	EXPECT_EQ(EPERM, agent_do(&late, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(NET, task_caps(late.pid, "CapClamped:"));
+	EXPECT_EQ(EPERM, agent_do(&late, OP_LO_MTU, 0, 0, NULL));
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS));
-	EXPECT_EQ(0, agent_do(&late, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(0, task_caps(late.pid, "CapClamped:"));
+	EXPECT_EQ(0, agent_do(&late, OP_LO_MTU, 0, 0, NULL));
 	agent_stop(&late);
 }
 
@@ -482,11 +492,11 @@ FIXTURE_TEARDOWN(denial_log)
 }
 
 /* A name with a newline cannot forge a line of the log. */
-static int renamed_lo_up(const struct agent_cmd *c)
+static int renamed_lo_mtu(const struct agent_cmd *c)
 {
 	if (prctl(PR_SET_NAME, "x\nforged", 0, 0, 0))
 		return errno;
-	return net_lo_up();
+	return net_lo_mtu();
 }
 
 TEST_F(denial_log, name_escaped)
@@ -497,7 +507,7 @@ TEST_F(denial_log, name_escaped)
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	ASSERT_EQ(0, log_mark(marker));
 	EXPECT_EQ(EPERM, agent_do(&self->w.d, OP_CALL, 0,
-				  (long)renamed_lo_up, NULL));
+				  (long)renamed_lo_mtu, NULL));
 	log = log_since(marker, self->w.log, sizeof(self->w.log));
 	EXPECT_EQ(1, log_count(log, "denied to x\\nforged[")) {
 		TH_LOG("%s", log);
@@ -596,12 +606,12 @@ FIXTURE_TEARDOWN(denial_flood)
 
 #define FLOOD	300
 
-static int lo_up_flood(const struct agent_cmd *c)
+static int lo_mtu_flood(const struct agent_cmd *c)
 {
 	int i, err = 0;
 
 	for (i = 0; i < FLOOD && !err; i++)
-		err = net_lo_up() == EPERM ? 0 : EINVAL;
+		err = net_lo_mtu() == EPERM ? 0 : EINVAL;
 	return err;
 }
 
@@ -630,9 +640,9 @@ TEST_F(denial_flood, rate_limited_per_user)
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	ASSERT_EQ(0, log_mark(marker));
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ASSERT_EQ(0, agent_do(flooder, OP_CALL, 0, (long)lo_up_flood, NULL));
+	ASSERT_EQ(0, agent_do(flooder, OP_CALL, 0, (long)lo_mtu_flood, NULL));
 	secs = since(&t0);
-	ASSERT_EQ(EPERM, agent_do(other, OP_LO_UP, 0, 0, NULL));
+	ASSERT_EQ(EPERM, agent_do(other, OP_LO_MTU, 0, 0, NULL));
 	log = log_since(marker, self->w.log, sizeof(self->w.log));
 
 	snprintf(what, sizeof(what), "(euid %ld) in user namespace %lu",
@@ -656,7 +666,7 @@ TEST_F(denial_flood, rate_limited_per_user)
 	 * when the interval ends, past the limit for all.
 	 */
 	sleep(6);
-	ASSERT_EQ(EPERM, agent_do(flooder, OP_LO_UP, 0, 0, NULL));
+	ASSERT_EQ(EPERM, agent_do(flooder, OP_LO_MTU, 0, 0, NULL));
 	log = log_since(marker, self->w.log, sizeof(self->w.log));
 	EXPECT_EQ(0, log_count(log, "cap_userns_denial_ratelimit"));
 }
@@ -800,12 +810,13 @@ TEST(prctl_lower_and_clear_all)
 	ASSERT_EQ(0, prctl(PR_CAP_USERNS, PR_CAP_USERNS_CLEAR_ALL, 0, 0, 0));
 	EXPECT_EQ(0, task_caps(0, "CapUns:"));
 	/*
-	 * A namespace made now is bare: no capability, a zero ceiling, and
-	 * so not even CAP_SYS_ADMIN to write its own id maps.
+	 * A namespace made now is bare: a zero ceiling, every capability of
+	 * its sets clamped, and so not even CAP_SYS_ADMIN to write its own
+	 * id maps.
 	 */
 	ASSERT_EQ(0, unshare(CLONE_NEWUSER));
-	EXPECT_EQ(0, task_caps(0, "CapEff:"));
-	EXPECT_EQ(0, task_caps(0, "CapBnd:"));
+	EXPECT_EQ(ALL_CAPS, task_caps(0, "CapEff:"));
+	EXPECT_EQ(ALL_CAPS, task_caps(0, "CapClamped:"));
 	EXPECT_EQ(0, ns_ceiling(getpid()));
 	EXPECT_EQ(-EPERM, proc_write(getpid(), "uid_map", "0 1000 1"));
 }
@@ -1067,7 +1078,7 @@ TEST_F(lower_rule, lower)
  * set, and the set holds the program in the namespace it runs in, below
  * the initial one.  The helper (this program run with --report) exits
  * with bit 0 set if CAP_NET_ADMIN is in its user namespace set, bit 1 if
- * it can bring lo up in a user and network namespace it creates, bit 2 if
+ * it can set lo's MTU in a user and network namespace it creates, bit 2 if
  * it can in a network namespace it creates in its own user namespace.
  *
  *   caller                            helper                        sees
@@ -1101,14 +1112,14 @@ static int in_child(int (*fn)(void))
 	       WEXITSTATUS(status) : -1;
 }
 
-static int new_userns_lo_up(void)
+static int new_userns_lo_mtu(void)
 {
-	return unshare(CLONE_NEWUSER | CLONE_NEWNET) ? errno : net_lo_up();
+	return unshare(CLONE_NEWUSER | CLONE_NEWNET) ? errno : net_lo_mtu();
 }
 
-static int own_userns_lo_up(void)
+static int own_userns_lo_mtu(void)
 {
-	return unshare(CLONE_NEWNET) ? errno : net_lo_up();
+	return unshare(CLONE_NEWNET) ? errno : net_lo_mtu();
 }
 
 static int report(void)
@@ -1117,9 +1128,9 @@ static int report(void)
 
 	if (HAS(task_caps(0, "CapUns:"), CAP_NET_ADMIN))
 		status |= 1;
-	if (!in_child(new_userns_lo_up))
+	if (!in_child(new_userns_lo_mtu))
 		status |= 2;
-	if (!in_child(own_userns_lo_up))
+	if (!in_child(own_userns_lo_mtu))
 		status |= 4;
 	return status;
 }

@@ -287,8 +287,8 @@ static void clamp_walkthrough(void)
 	       "every capability.\n\n", (unsigned long)ns_ino(c.pid, "user"),
 	       full);
 
-	report("root of N brings its loopback interface up",
-	       agent_do(&c, OP_LO_UP, 0, 0, NULL), 0,
+	report("root of N sets the MTU of its loopback interface",
+	       agent_do(&c, OP_LO_MTU, 0, 0, NULL), 0,
 	       "CAP_NET_ADMIN in N, which owns N's network namespace");
 
 	snprintf(line, sizeof(line),
@@ -307,6 +307,11 @@ static void clamp_walkthrough(void)
 	       agent_do(&c, OP_NFT_TABLE, 0, 0, "filter"), EPERM,
 	       "nf_tables, too, is behind CAP_NET_ADMIN");
 	print_last_denial();
+	report("root of N brings its loopback interface up",
+	       agent_do(&c, OP_LO_UP, 0, 0, NULL), 0,
+	       "the one thing a clamp leaves of CAP_NET_ADMIN: the "
+	       "namespace's own loopback device up, with the addresses the "
+	       "kernel gives it, which every sandbox sets up first");
 	report("root of N makes a uts namespace and sets its hostname",
 	       agent_do(&c, OP_UNSHARE, 0, CLONE_NEWUTS, NULL) ?:
 	       agent_do(&c, OP_SETHOSTNAME, 0, 0, "n"), 0,

@@ -245,36 +245,44 @@ static int key_link(void)
 	return keyctl(KEYCTL_LINK, w.key, KEY_SPEC_SESSION_KEYRING, 0) ? errno : 0;
 }
 
-/* Regaining a dropped capability; each ends on bringing lo up. */
-static int lo_up(void) { return net_lo_up(); }
+/* Regaining a dropped capability; each ends on setting lo's MTU. */
+static int lo_mtu(void) { return net_lo_mtu(); }
 static int nested_creation(void)
 {
 	int err = unshare_mapped(CLONE_NEWNET);
 
 	err = err ? err : unshare_mapped(CLONE_NEWNET);
-	return err ? err : net_lo_up();
+	return err ? err : net_lo_mtu();
 }
-static int into_o_then_lo_up(void)
+static int into_o_then_lo_mtu(void)
 {
 	int err;
 
 	err = setns(w.o_userns, CLONE_NEWUSER) ? errno : 0;
 	if (!err)
 		err = unshare(CLONE_NEWNET) ? errno : 0;
-	return err ? err : net_lo_up();
+	return err ? err : net_lo_mtu();
 }
-static int exec_setuid_root_in_ns(void) { return run_helper(SUID_HELPER, "--lo-up"); }
-static int exec_file_caps_in_ns(void) { return run_helper(FCAPS_HELPER, "--lo-up"); }
+static int exec_setuid_root_in_ns(void) { return run_helper(SUID_HELPER, "--lo-mtu"); }
+static int exec_file_caps_in_ns(void) { return run_helper(FCAPS_HELPER, "--lo-mtu"); }
 static int prctl_raise(void)
 {
 	return prctl(PR_CAP_USERNS, PR_CAP_USERNS_RAISE, CAP_NET_ADMIN, 0, 0) ?
 	       errno : 0;
 }
-static int capset_raise(void) { return -set_caps("all=ep"); }
+/*
+ * The sets of root of a clamped namespace hold every capability, as on a
+ * kernel without clamps: raising one in them is allowed, using it is not.
+ */
+static int capset_raise(void) { return -set_caps("all=ep") ?: net_lo_mtu(); }
 static int ambient_raise(void)
 {
-	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_ADMIN, 0, 0) ?
-	       errno : 0;
+	int err = -set_caps("all=ep cap_net_admin+i");
+
+	if (!err && prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_NET_ADMIN,
+			  0, 0))
+		err = errno;
+	return err ? err : run_helper(PLAIN_HELPER, "--lo-mtu");
 }
 static int owner_signal(void) { return kill(w.o_root, SIGUSR1) ? errno : 0; }
 static int owner_ptrace(void) { return ptrace_pid(w.o_root); }
@@ -282,7 +290,7 @@ static int owner_ptrace(void) { return ptrace_pid(w.o_root); }
 /*
  * clone(CLONE_NEWUSER) from a thread, as a multithreaded program may (it
  * may not unshare() or setns() a user namespace): the child maps itself,
- * makes a network namespace and brings lo up.
+ * makes a network namespace and sets lo's MTU.
  */
 static void *thread_clone_userns(void *arg)
 {
@@ -298,7 +306,7 @@ static void *thread_clone_userns(void *arg)
 	if (!pid) {
 		err = map_self(uid, gid);
 		if (!err)
-			err = unshare(CLONE_NEWNET) ? errno : net_lo_up();
+			err = unshare(CLONE_NEWNET) ? errno : net_lo_mtu();
 		_exit(err);
 	}
 	if (waitpid(pid, &status, 0) != pid)
@@ -350,7 +358,7 @@ static int thread_started_before_lowering(void) { return thread_clone(true); }
 
 /*
  * Getting a lowered set back: the routes an outside review found.  Each
- * ends, as above, on bringing lo up in a user and network namespace made
+ * ends, as above, on setting lo's MTU in a user and network namespace made
  * after the attempt.
  */
 static int exec_setgid_own_group(void)
@@ -358,7 +366,7 @@ static int exec_setgid_own_group(void)
 	int err = -copy_self_as(SGID_COPY, ALICE, USERS_GID, 02755);
 
 	if (!err)
-		err = run_helper(SGID_COPY, "--ns-lo-up");
+		err = run_helper(SGID_COPY, "--ns-lo-mtu");
 	unlink(SGID_COPY);
 	return err;
 }
@@ -371,13 +379,13 @@ static int setns_setresuid_exec(void)
 	/* euid 0 of O, real uid still alice's: exec sees an id change. */
 	if (!err && setresuid(-1, 0, -1))
 		err = errno;
-	return err ? err : run_helper(PLAIN_HELPER, "--ns-lo-up");
+	return err ? err : run_helper(PLAIN_HELPER, "--ns-lo-mtu");
 }
 static int capset_empty_then_exec(void)
 {
 	int err = -set_caps("=");
 
-	return err ? err : run_helper(PLAIN_HELPER, "--ns-lo-up");
+	return err ? err : run_helper(PLAIN_HELPER, "--ns-lo-mtu");
 }
 /*
  * A child joins a new session keyring and installs it in the attacker,
@@ -410,9 +418,9 @@ static int session_to_parent(void)
 	if (!pid) {
 		if (unshare(CLONE_NEWUSER))
 			_exit(errno);
-		if (!HAS(task_caps(0, "CapEff:"), CAP_SYS_ADMIN))
+		if (HAS(task_caps(0, "CapClamped:"), CAP_SYS_ADMIN))
 			_exit(ENOTRECOVERABLE);
-		_exit(unshare(CLONE_NEWNET) ? errno : net_lo_up());
+		_exit(unshare(CLONE_NEWNET) ? errno : net_lo_mtu());
 	}
 	if (waitpid(pid, &status, 0) != pid)
 		return errno;
@@ -486,11 +494,11 @@ static int proc_environ_fuller(void) { return proc_open(w.host_alice, "environ",
 static int proc_ns_fuller(void) { return proc_open(w.o_root, "ns/user", O_RDONLY); }
 static int proc_environ_equal(void) { return proc_open(w.alice_nonet, "environ", O_RDONLY); }
 /* A sandbox that is root of its own namespace, lowering the set there. */
-static int own_ns_lo_up_after_lowering(void)
+static int own_ns_lo_mtu_after_lowering(void)
 {
 	int err = -userns_lower_nnp(NET);
 
-	return err ? err : net_lo_up();
+	return err ? err : net_lo_mtu();
 }
 static int own_ns_new_netns_after_lowering(void)
 {
@@ -498,7 +506,7 @@ static int own_ns_new_netns_after_lowering(void)
 
 	if (!err)
 		err = unshare(CLONE_NEWNET) ? errno : 0;
-	return err ? err : net_lo_up();
+	return err ? err : net_lo_mtu();
 }
 static int getfd_fuller(void)
 {
@@ -539,7 +547,7 @@ static int traceme_fuller_child(void)
 }
 
 /* Past a lowered mask. */
-static int exec_setuid_root_ns_lo_up(void) { return run_helper(SUID_HELPER, "--ns-lo-up"); }
+static int exec_setuid_root_ns_lo_mtu(void) { return run_helper(SUID_HELPER, "--ns-lo-mtu"); }
 static int prctl_raise_then_create(void)
 {
 	int err = prctl_raise();
@@ -638,12 +646,12 @@ ATTEMPT(key_link,		U_ROOT, key_link, false, EACCES);
 
 /* Regaining a capability dropped from the user namespace set. */
 ATTEMPT(nested_creation,	ALICE_NONET, nested_creation, true, EPERM);
-ATTEMPT(setns_older_ns,		ALICE_NONET, into_o_then_lo_up, true, EPERM);
+ATTEMPT(setns_older_ns,		ALICE_NONET, into_o_then_lo_mtu, true, EPERM);
 ATTEMPT(exec_setuid_root_in_ns,	U_ROOT_NONET, exec_setuid_root_in_ns, false, EPERM);
 ATTEMPT(exec_file_caps_in_ns,	U_ROOT_NONET, exec_file_caps_in_ns, false, EPERM);
 ATTEMPT(prctl_raise,		ALICE_NONET, prctl_raise, false, EPERM);
-ATTEMPT(capset_raise,		U_ROOT_NONET, capset_raise, false, EPERM);
-ATTEMPT(ambient_raise,		U_ROOT_NONET, ambient_raise, false, EPERM);
+ATTEMPT(capset_raise,		U_ROOT_NONET, capset_raise, true, EPERM);
+ATTEMPT(ambient_raise,		U_ROOT_NONET, ambient_raise, true, EPERM);
 ATTEMPT(owner_rule_signal,	ALICE_NOKILL, owner_signal, false, EPERM);
 ATTEMPT(owner_rule_ptrace,	ALICE_NOKILL, owner_ptrace, false, EPERM);
 ATTEMPT(thread_started_after_lowering, ALICE_HOST, thread_started_after_lowering, true, EPERM);
@@ -653,7 +661,7 @@ ATTEMPT(exec_setgid_own_group,	ALICE_NONET, exec_setgid_own_group, true, EPERM);
 ATTEMPT(exec_setuid_drop_back,	ALICE_NONET, exec_setuid_drop_back, false, EPERM);
 ATTEMPT(setns_setresuid_exec,	ALICE_NONET, setns_setresuid_exec, true, EPERM);
 ATTEMPT(capset_empty_then_exec,	HOST_ROOT_NONET, capset_empty_then_exec, true, EPERM);
-ATTEMPT(exec_setuid_under_nnp,	ALICE_NONET_NNP, exec_setuid_root_ns_lo_up, false, EPERM);
+ATTEMPT(exec_setuid_under_nnp,	ALICE_NONET_NNP, exec_setuid_root_ns_lo_mtu, false, EPERM);
 ATTEMPT(session_to_parent_lowered, ALICE_NONET, session_to_parent, false, EPERM);
 ATTEMPT(session_to_parent_full,	ALICE_HOST, session_to_parent, false, 0);
 ATTEMPT(ptrace_fuller_same_uid,	ALICE_NONET, ptrace_fuller, false, EPERM);
@@ -670,7 +678,7 @@ ATTEMPT(proc_fd_write_fuller,	ALICE_NONET, proc_fd_write_fuller, false, EACCES);
 ATTEMPT(proc_root_fuller,	ALICE_NONET, proc_root_fuller, false, EACCES);
 ATTEMPT(proc_environ_fuller,	ALICE_NONET, proc_environ_fuller, false, EACCES);
 ATTEMPT(proc_ns_fuller,		ALICE_NONET, proc_ns_fuller, false, EACCES);
-ATTEMPT(own_ns_after_lowering,	U_ROOT_NS, own_ns_lo_up_after_lowering, true, EPERM);
+ATTEMPT(own_ns_after_lowering,	U_ROOT_NS, own_ns_lo_mtu_after_lowering, true, EPERM);
 ATTEMPT(own_ns_new_netns_after_lowering, U_ROOT_NS, own_ns_new_netns_after_lowering, true, EPERM);
 
 /*
@@ -685,19 +693,19 @@ ATTEMPT(own_ns_new_netns_after_lowering, U_ROOT_NS, own_ns_new_netns_after_lower
 CONTROL(control_owner_signal,	ALICE_HOST, owner_signal, false);
 CONTROL(control_owner_ptrace,	ALICE_HOST, owner_ptrace, false);
 CONTROL(control_nested_creation, ALICE_HOST, nested_creation, true);
-CONTROL(control_setns_older_ns,	ALICE_HOST, into_o_then_lo_up, true);
+CONTROL(control_setns_older_ns,	ALICE_HOST, into_o_then_lo_mtu, true);
 CONTROL(control_own_hostname,	U_ROOT_NS, sethostname_host, false);
-CONTROL(control_own_lo_up,	U_ROOT_NS, lo_up, false);
+CONTROL(control_own_lo_mtu,	U_ROOT_NS, lo_mtu, false);
 CONTROL(control_ptrace_equal_set, ALICE_NONET, ptrace_lowered, false);
 CONTROL(control_ptrace_smaller_set, ALICE_HOST, ptrace_lowered, false);
 CONTROL(control_root_ptrace_lowered, HOST_ROOT, ptrace_lowered, false);
 CONTROL(control_proc_environ_equal, ALICE_NONET, proc_environ_equal, false);
 
 /* Past a mask without CAP_NET_ADMIN (or CAP_KILL). */
-MASKED(mask_live,		U_ROOT_NS, lo_up, false, 0, ALL_CAPS & ~NET, EPERM);
+MASKED(mask_live,		U_ROOT_NS, lo_mtu, false, 0, ALL_CAPS & ~NET, EPERM);
 MASKED(mask_nested_creation,	ALICE_HOST, nested_creation, true, ALL_CAPS & ~NET, 0, EPERM);
-MASKED(mask_setns_older_ns,	ALICE_HOST, into_o_then_lo_up, true, ALL_CAPS & ~NET, 0, EPERM);
-MASKED(mask_exec_setuid_root,	ALICE_HOST, exec_setuid_root_ns_lo_up, false, ALL_CAPS & ~NET, 0, EPERM);
+MASKED(mask_setns_older_ns,	ALICE_HOST, into_o_then_lo_mtu, true, ALL_CAPS & ~NET, 0, EPERM);
+MASKED(mask_exec_setuid_root,	ALICE_HOST, exec_setuid_root_ns_lo_mtu, false, ALL_CAPS & ~NET, 0, EPERM);
 MASKED(mask_prctl_raise,	ALICE_HOST, prctl_raise_then_create, true, ALL_CAPS & ~NET, 0, EPERM);
 MASKED(mask_owner_rule,		ALICE_HOST, owner_signal, false, ALL_CAPS & ~KILL, 0, EPERM);
 MASKED(mask_write,		U_ROOT, sysctl_mask, false, ALL_CAPS & ~NET, 0, EACCES);
@@ -932,15 +940,15 @@ static int helper(const char *what)
 		if (setresgid(getgid(), getgid(), getgid()) ||
 		    setresuid(getuid(), getuid(), getuid()))
 			return errno;
-		execl(PLAIN_HELPER, PLAIN_HELPER, "--ns-lo-up", NULL);
+		execl(PLAIN_HELPER, PLAIN_HELPER, "--ns-lo-mtu", NULL);
 		return errno;
 	}
-	if (!strcmp(what, "--ns-lo-up")) {
+	if (!strcmp(what, "--ns-lo-mtu")) {
 		int err = unshare_mapped(CLONE_NEWNET);
 
-		return err ? err : net_lo_up();
+		return err ? err : net_lo_mtu();
 	}
-	return net_lo_up();
+	return net_lo_mtu();
 }
 
 static int make_helpers(void)
@@ -963,8 +971,8 @@ int main(int argc, char **argv)
 {
 	int ret, err;
 
-	if (argc > 1 && (!strcmp(argv[1], "--lo-up") ||
-			 !strcmp(argv[1], "--ns-lo-up") ||
+	if (argc > 1 && (!strcmp(argv[1], "--lo-mtu") ||
+			 !strcmp(argv[1], "--ns-lo-mtu") ||
 			 !strcmp(argv[1], "--drop-back")))
 		return helper(argv[1]);
 	err = make_helpers();

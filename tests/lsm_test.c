@@ -66,12 +66,12 @@ static int sandbox(const struct agent_cmd *c)
 		     0) ? errno : 0;
 }
 
-/* A user and a network namespace of one's own, then lo up in it. */
-static int own_ns_lo_up(const struct agent_cmd *c)
+/* A user and a network namespace of one's own, then lo's MTU in it. */
+static int own_ns_lo_mtu(const struct agent_cmd *c)
 {
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
 		return errno;
-	return net_lo_up();
+	return net_lo_mtu();
 }
 
 /*
@@ -83,9 +83,9 @@ static int own_ns_lo_up(const struct agent_cmd *c)
  *
  *   sandbox -> outside: SIGUSR1          EPERM (Landlock: out of scope)
  *   sandbox -> outside: PTRACE_ATTACH    EPERM (Landlock and the set)
- *   sandbox in N: lo up                  EPERM (the set)
+ *   sandbox in N: lo's MTU               EPERM (the set)
  *   outside -> sandbox: PTRACE_ATTACH    allowed (a fuller set, no domain)
- *   outside in its own N: lo up          allowed
+ *   outside in its own N: lo's MTU       allowed
  *
  * Either order of the two steps gives the same.
  */
@@ -135,9 +135,9 @@ TEST_F(landlock, attach_out)
 
 TEST_F(landlock, own_namespace_clamped)
 {
-	EXPECT_EQ(EPERM, agent_do(&self->box, OP_CALL, 0, (long)own_ns_lo_up,
+	EXPECT_EQ(EPERM, agent_do(&self->box, OP_CALL, 0, (long)own_ns_lo_mtu,
 				  NULL));
-	EXPECT_EQ(0, agent_do(&self->outside, OP_CALL, 0, (long)own_ns_lo_up,
+	EXPECT_EQ(0, agent_do(&self->outside, OP_CALL, 0, (long)own_ns_lo_mtu,
 			      NULL));
 }
 
@@ -191,9 +191,9 @@ TEST(apparmor_unconfined)
 
 	ASSERT_EQ(0, agent_start(&c, &spec));
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
-	EXPECT_EQ(EPERM, agent_do(&c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&c, OP_LO_MTU, 0, 0, NULL));
 	ASSERT_EQ(0, set_mask(ALL_CAPS));
-	EXPECT_EQ(0, agent_do(&c, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(0, agent_do(&c, OP_LO_MTU, 0, 0, NULL));
 	agent_stop(&c);
 	set_mask(saved);
 }
@@ -270,7 +270,7 @@ TEST_F(no_unprivileged_userns, root_made_namespace_clamped)
 	ASSERT_EQ(0, agent_start(&r, &spec));
 	EXPECT_FALSE(HAS(ns_ceiling(r.pid), CAP_NET_ADMIN));
 	EXPECT_TRUE(HAS(ns_ceiling(r.pid), CAP_SYS_ADMIN));
-	EXPECT_EQ(EPERM, agent_do(&r, OP_LO_UP, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&r, OP_LO_MTU, 0, 0, NULL));
 	agent_stop(&r);
 }
 

@@ -14,7 +14,7 @@
  *   AG_SETNS      setns() into the target's user namespace: CAP_SYS_ADMIN
  *                 there, after opening its nsfs file, a ptrace read check
  *   AG_HOSTNAME   sethostname() in its own uts namespace (target ignored)
- *   AG_LO_UP      lo up in its own network namespace (target ignored)
+ *   AG_LO_MTU     lo's MTU in its own network namespace (target ignored)
  */
 
 #ifndef NSCAPS_AGREE_H
@@ -24,11 +24,11 @@
 #include "model.h"
 #include "nsinfo.h"
 
-enum agree_op { AG_SIGNAL, AG_ATTACH, AG_SETNS, AG_HOSTNAME, AG_LO_UP,
+enum agree_op { AG_SIGNAL, AG_ATTACH, AG_SETNS, AG_HOSTNAME, AG_LO_MTU,
 		NR_AG_OPS };
 
 static const char *const agree_op_names[NR_AG_OPS] = {
-	"signal", "ptrace attach", "setns", "sethostname", "lo up",
+	"signal", "ptrace attach", "setns", "sethostname", "lo mtu",
 };
 
 /* Real, effective and saved uid or gid, from "Uid:" or "Gid:". */
@@ -142,10 +142,10 @@ static inline int agree_one(struct ns_table *t, struct agent *actor,
 	case AG_HOSTNAME:
 		*want = predict_ns(t, a, a, "uts", CAP_SYS_ADMIN);
 		return agent_do(actor, OP_SETHOSTNAME, 0, 0, "x");
-	case AG_LO_UP:
+	case AG_LO_MTU:
 	default:
 		*want = predict_ns(t, a, a, "net", CAP_NET_ADMIN);
-		return agent_do(actor, OP_LO_UP, 0, 0, NULL);
+		return agent_do(actor, OP_LO_MTU, 0, 0, NULL);
 	}
 }
 

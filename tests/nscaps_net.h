@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The network operations that CAP_NET_ADMIN gates, done the plain way,
- * with one netlink request each, for the ceiling suites: bring a link up,
- * add a dummy link, add a netfilter table.  Each returns 0 or an errno.
+ * with one request each, for the ceiling suites: set lo's MTU, bring lo
+ * up, add a dummy link, add a netfilter table.  Each returns 0 or an
+ * errno.
  */
 
 #ifndef NSCAPS_NET_H
 #define NSCAPS_NET_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <stdint.h>
@@ -106,19 +108,48 @@ out:
 	return err;
 }
 
-/* ip link set lo up */
-static inline int net_lo_up(void)
+/*
+ * ip link set lo mtu <its own MTU>: a change of nothing that still needs
+ * CAP_NET_ADMIN over the namespace, which no clamp leaves (unlike bringing
+ * lo up, see net_lo_ioctl()).
+ */
+static inline int net_lo_mtu(void)
 {
-	struct ifreq ifr = { .ifr_flags = IFF_UP };
+	struct ifreq ifr = {};
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	int err;
 
 	if (fd < 0)
 		return errno;
 	strcpy(ifr.ifr_name, "lo");
+	err = ioctl(fd, SIOCGIFMTU, &ifr) || ioctl(fd, SIOCSIFMTU, &ifr) ?
+	      errno : 0;
+	close(fd);
+	return err;
+}
+
+/*
+ * SIOCSIFFLAGS on @ifname with @flags, through a socket of @family:
+ * AF_INET and AF_PACKET go to devinet_ioctl(), others to dev_ioctl().
+ */
+static inline int net_lo_ioctl(int family, const char *ifname, short flags)
+{
+	struct ifreq ifr = { .ifr_flags = flags };
+	int fd = socket(family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int err;
+
+	if (fd < 0)
+		return errno;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	err = ioctl(fd, SIOCSIFFLAGS, &ifr) ? errno : 0;
 	close(fd);
 	return err;
+}
+
+/* ip link set lo up as crun does it: UP and RUNNING, nothing else. */
+static inline int net_lo_up(void)
+{
+	return net_lo_ioctl(AF_INET, "lo", IFF_UP | IFF_RUNNING);
 }
 
 /*

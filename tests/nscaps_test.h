@@ -105,7 +105,8 @@ enum agent_op {
 	OP_SETGID,		/* setresgid(arg, arg, arg) */
 	OP_SETGROUPS,		/* setgroups(1, { arg }) */
 	OP_USERNS_LOWER,	/* no_new_privs, prctl(PR_CAP_USERNS, LOWER, arg) */
-	OP_LO_UP,		/* ip link set lo up */
+	OP_LO_MTU,		/* ip link set lo mtu <its own> */
+	OP_LO_UP,		/* ip link set lo up, by SIOCSIFFLAGS */
 	OP_ADD_DUMMY,		/* ip link add str type dummy */
 	OP_NFT_TABLE,		/* nft add table ip str */
 	OP_EXEC,		/* run str, return its exit status */
@@ -371,6 +372,8 @@ static inline int agent_op(const struct agent_cmd *c)
 		return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ? errno : 0;
 	case OP_CALL:
 		return ((agent_fn)c->arg)(c);
+	case OP_LO_MTU:
+		return net_lo_mtu();
 	case OP_LO_UP:
 		return net_lo_up();
 	case OP_ADD_DUMMY:
@@ -542,7 +545,7 @@ static inline long task_id(pid_t pid, const char *field)
 /* A hexadecimal field of a task's status, "CapEff:", "CapUns:" ..., or -1. */
 static inline long long task_caps(pid_t pid, const char *field)
 {
-	char path[64], line[256], fmt[16];
+	char path[64], line[256], fmt[32];
 	unsigned long long caps;
 	FILE *f;
 

@@ -8,7 +8,7 @@
  * mask as each variant says, every agent tries
  *
  *   sethostname()     on its own uts namespace: CAP_SYS_ADMIN in its owner
- *   lo up             in its own network namespace: CAP_NET_ADMIN in its
+ *   lo's MTU          in its own network namespace: CAP_NET_ADMIN in its
  *                     owner
  *
  * and on every other agent

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one part of CAP_NET_ADMIN a user namespace clamp leaves: setting up
+ * the loopback device of a network namespace, for a task that would hold
+ * CAP_NET_ADMIN over it but for the clamp.  Each request below is sent the
+ * way a tool sends it (ip, bwrap and systemd by rtnetlink, crun by
+ * SIOCSIFFLAGS), then changed by one field to show where the rule ends.
+ *
+ *   init: alice, real root
+ *   +-- U  alice's user namespace (ids mapped by real root) and its
+ *          network namespace N, made by alice after the variant's clamp;
+ *          root of U sends each request for N's loopback device, and so
+ *          does a user of U (uid 1, no capabilities)
+ *
+ *   clamp          none     mask -NET     set -NET      set -NET lowered
+ *                                         before U      by root of U
+ *   ------------------------------------------------------------------
+ *   root of U:
+ *     lo up, 127.0.0.1/8, ::1/128       allowed in every column
+ *     any other request                 allowed   EPERM   EPERM   EPERM
+ *   user of U: every request            EPERM in every column
+ */
+
+#include <arpa/inet.h>
+#include <linux/if_addr.h>
+#include <netinet/in.h>
+
+#include "kselftest_harness.h"
+#include "nscaps_test.h"
+
+#define NET	(1LL << CAP_NET_ADMIN)
+
+/* Lower CAP_NET_ADMIN from root of U's own set, under no_new_privs. */
+static int lower_net(const struct agent_cmd *c)
+{
+	return -userns_lower_nnp(NET);
+}
+
+/* RTM_NEWLINK or RTM_SETLINK for @index, with @flags under @change. */
+static struct nlmsghdr *link_msg(struct nl_req *r, int type, int index,
+				 unsigned int change, unsigned int flags)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC, .ifi_index = index,
+				 .ifi_change = change, .ifi_flags = flags };
+
+	return nl_msg(r, type, NLM_F_ACK, &ifi, sizeof(ifi));
+}
+
+/* RTM_NEWADDR on lo: @addr/@prefix of @family, IFA_LOCAL and IFA_ADDRESS. */
+static struct nlmsghdr *addr_msg(struct nl_req *r, int family,
+				 const char *addr, int prefix, int scope,
+				 unsigned int flags)
+{
+	struct ifaddrmsg ifa = { .ifa_family = family,
+				 .ifa_prefixlen = prefix, .ifa_scope = scope,
+				 .ifa_flags = flags, .ifa_index = 1 };
+	unsigned char bin[16];
+	size_t len = family == AF_INET ? 4 : 16;
+	struct nlmsghdr *h;
+
+	inet_pton(family, addr, bin);
+	h = nl_msg(r, RTM_NEWADDR, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
+		   &ifa, sizeof(ifa));
+	nl_attr(r, h, IFA_LOCAL, bin, len);
+	nl_attr(r, h, IFA_ADDRESS, bin, len);
+	return h;
+}
+
+static int rtnl(struct nl_req *r)
+{
+	return nl_talk(NETLINK_ROUTE, r);
+}
+
+/* What the tools send. */
+
+static int iproute_up(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	link_msg(&r, RTM_NEWLINK, 1, IFF_UP, IFF_UP);
+	return rtnl(&r);
+}
+
+static int systemd_up(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	link_msg(&r, RTM_SETLINK, 1, IFF_UP, IFF_UP);
+	return rtnl(&r);
+}
+
+static int crun_up(const struct agent_cmd *c)
+{
+	return net_lo_up();
+}
+
+/* The same ioctl through an AF_UNIX socket goes to dev_ioctl(). */
+static int unix_socket_up(const struct agent_cmd *c)
+{
+	return net_lo_ioctl(AF_UNIX, "lo", IFF_UP);
+}
+
+static int bwrap_addr(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_HOST, IFA_F_PERMANENT);
+	return rtnl(&r);
+}
+
+static int systemd_addr6(const struct agent_cmd *c)
+{
+	unsigned int flags = IFA_F_PERMANENT | IFA_F_NOPREFIXROUTE;
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = addr_msg(&r, AF_INET6, "::1", 128, RT_SCOPE_HOST, IFA_F_PERMANENT);
+	nl_attr(&r, h, IFA_FLAGS, &flags, sizeof(flags));
+	return rtnl(&r);
+}
+
+/*
+ * The sandbox's whole setup, then the loopback device in use: a TCP
+ * connection to itself over 127.0.0.1 and over ::1.
+ */
+static int loopback_works(int family)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr *a = family == AF_INET ? (struct sockaddr *)&a4 :
+						 (struct sockaddr *)&a6;
+	socklen_t len = family == AF_INET ? sizeof(a4) : sizeof(a6);
+	int l, s, err = 0;
+
+	l = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	s = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (l < 0 || s < 0 || bind(l, a, len) || listen(l, 1) ||
+	    getsockname(l, a, &len) || connect(s, a, len))
+		err = errno;
+	if (l >= 0)
+		close(l);
+	if (s >= 0)
+		close(s);
+	return err;
+}
+
+static int sandbox_setup(const struct agent_cmd *c)
+{
+	return bwrap_addr(c) ?: iproute_up(c) ?: loopback_works(AF_INET) ?:
+	       loopback_works(AF_INET6);
+}
+
+/* One field further: each of these needs CAP_NET_ADMIN in full. */
+
+static int up_with_mtu(const struct agent_cmd *c)
+{
+	unsigned int mtu = 65536;
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = link_msg(&r, RTM_NEWLINK, 1, IFF_UP, IFF_UP);
+	nl_attr(&r, h, IFLA_MTU, &mtu, sizeof(mtu));
+	return rtnl(&r);
+}
+
+static int up_and_noarp(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	link_msg(&r, RTM_NEWLINK, 1, IFF_UP | IFF_NOARP, IFF_UP | IFF_NOARP);
+	return rtnl(&r);
+}
+
+static int up_by_name(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = link_msg(&r, RTM_NEWLINK, 0, IFF_UP, IFF_UP);
+	nl_attr(&r, h, IFLA_IFNAME, "lo", sizeof("lo"));
+	return rtnl(&r);
+}
+
+static int down(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	link_msg(&r, RTM_NEWLINK, 1, IFF_UP, 0);
+	return crun_up(c) ?: rtnl(&r);
+}
+
+static int ioctl_noarp(const struct agent_cmd *c)
+{
+	return net_lo_ioctl(AF_INET, "lo", IFF_UP | IFF_NOARP);
+}
+
+static int ioctl_down(const struct agent_cmd *c)
+{
+	return crun_up(c) ?: net_lo_ioctl(AF_UNIX, "lo", 0);
+}
+
+/*
+ * An alias's SIOCSIFFLAGS: with IFF_UP a no-op, without it the deletion of
+ * the alias's address.  lo:1 has none, so where the request is let through
+ * the answer is EADDRNOTAVAIL, as on a kernel without clamps.
+ */
+static int alias_ioctl(short flags)
+{
+	int err = net_lo_ioctl(AF_INET, "lo:1", flags);
+
+	return err == EADDRNOTAVAIL ? 0 : err ?: EINVAL;
+}
+
+static int alias_up(const struct agent_cmd *c)
+{
+	return alias_ioctl(IFF_UP | IFF_RUNNING);
+}
+
+static int alias_down(const struct agent_cmd *c)
+{
+	return alias_ioctl(0);
+}
+
+static int addr_other(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg(&r, AF_INET, "127.0.0.2", 8, RT_SCOPE_HOST, 0);
+	return rtnl(&r);
+}
+
+static int addr_prefix16(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg(&r, AF_INET, "127.0.0.1", 16, RT_SCOPE_HOST, 0);
+	return rtnl(&r);
+}
+
+static int addr_scope_global(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_UNIVERSE, 0);
+	return rtnl(&r);
+}
+
+static int addr_lifetime(const struct agent_cmd *c)
+{
+	struct ifa_cacheinfo ci = { .ifa_prefered = 60, .ifa_valid = 60 };
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_HOST, 0);
+	nl_attr(&r, h, IFA_CACHEINFO, &ci, sizeof(ci));
+	return rtnl(&r);
+}
+
+static int addr_label(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_HOST, 0);
+	nl_attr(&r, h, IFA_LABEL, "lo:1", sizeof("lo:1"));
+	return rtnl(&r);
+}
+
+static int addr_flag_other(const struct agent_cmd *c)
+{
+	unsigned int flags = IFA_F_NODAD;
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_HOST, 0);
+	nl_attr(&r, h, IFA_FLAGS, &flags, sizeof(flags));
+	return rtnl(&r);
+}
+
+static int addr6_other(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg(&r, AF_INET6, "::2", 128, RT_SCOPE_HOST, 0);
+	return rtnl(&r);
+}
+
+static int addr_private(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg(&r, AF_INET, "10.0.0.1", 8, RT_SCOPE_UNIVERSE, 0);
+	return rtnl(&r);
+}
+
+static int set_mtu(const struct agent_cmd *c)
+{
+	return net_lo_mtu();
+}
+
+static int add_dummy(const struct agent_cmd *c)
+{
+	return net_add_dummy("dummy0", 0);
+}
+
+static int add_table(const struct agent_cmd *c)
+{
+	return net_add_nft_table("filter");
+}
+
+/*
+ * Two messages in one send: the loopback's address, then a dummy link.
+ * Each is judged alone: the first goes through, the second does not.
+ */
+static int batch_then_dummy(const struct agent_cmd *c)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nl_req r = {};
+	struct nlattr *info;
+	struct nlmsghdr *h;
+
+	addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_HOST, 0);
+	h = nl_msg(&r, RTM_NEWLINK, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
+		   &ifi, sizeof(ifi));
+	nl_attr(&r, h, IFLA_IFNAME, "dummy0", sizeof("dummy0"));
+	info = nl_attr(&r, h, IFLA_LINKINFO | NLA_F_NESTED, NULL, 0);
+	nl_attr(&r, h, IFLA_INFO_KIND, "dummy", sizeof("dummy"));
+	nl_nest_end(&r, info);
+	return rtnl(&r);
+}
+
+enum clamp { NONE, MASK, SET_BEFORE, SET_AFTER };
+
+FIXTURE(lo) {
+	long long saved;
+	struct agent root, user;
+};
+
+FIXTURE_VARIANT(lo) {
+	enum clamp clamp;
+};
+
+FIXTURE_VARIANT_ADD(lo, none) { .clamp = NONE };
+FIXTURE_VARIANT_ADD(lo, mask) { .clamp = MASK };
+FIXTURE_VARIANT_ADD(lo, set_before) { .clamp = SET_BEFORE };
+FIXTURE_VARIANT_ADD(lo, set_after) { .clamp = SET_AFTER };
+
+FIXTURE_SETUP(lo)
+{
+	struct agent_spec root = { .creator = ALICE, .uid = 0,
+				   .unshare = CLONE_NEWUSER | CLONE_NEWNET,
+				   .uid_map = U_MAP };
+	struct agent_spec user = { .creator = KEEP, .uid = 1,
+				   .join_ns = CLONE_NEWNET };
+
+	self->saved = get_mask();
+	ASSERT_EQ(ALL_CAPS, self->saved);
+	if (variant->clamp == MASK)
+		ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	if (variant->clamp == SET_BEFORE) {
+		root.drop = NET;
+		root.nnp = true;
+	}
+	ASSERT_EQ(0, agent_start(&self->root, &root));
+	user.join = self->root.pid;
+	ASSERT_EQ(0, agent_start(&self->user, &user));
+	if (variant->clamp == SET_AFTER)
+		ASSERT_EQ(0, agent_do(&self->root, OP_CALL, 0, (long)lower_net,
+				      NULL));
+	/* Whatever the clamp, CapClamped says so, and CapEff does not. */
+	EXPECT_EQ(variant->clamp != NONE,
+		  HAS(task_caps(self->root.pid, "CapClamped:"), CAP_NET_ADMIN));
+	EXPECT_TRUE(HAS(task_caps(self->root.pid, "CapEff:"), CAP_NET_ADMIN));
+}
+
+FIXTURE_TEARDOWN(lo)
+{
+	agent_stop(&self->user);
+	agent_stop(&self->root);
+	set_mask(self->saved);
+}
+
+/* Root of U's request goes through, under every clamp; a user's never. */
+#define ALLOWED(name, fn)						\
+TEST_F(lo, name)							\
+{									\
+	EXPECT_EQ(EPERM, agent_do(&self->user, OP_CALL, 0, (long)fn, NULL)); \
+	EXPECT_EQ(0, agent_do(&self->root, OP_CALL, 0, (long)fn, NULL)); \
+}
+
+/* Root of U's request needs CAP_NET_ADMIN in full: EPERM under a clamp. */
+#define REFUSED(name, fn)						\
+TEST_F(lo, name)							\
+{									\
+	EXPECT_EQ(EPERM, agent_do(&self->user, OP_CALL, 0, (long)fn, NULL)); \
+	EXPECT_EQ(variant->clamp == NONE ? 0 : EPERM,			\
+		  agent_do(&self->root, OP_CALL, 0, (long)fn, NULL));	\
+}
+
+ALLOWED(iproute_up, iproute_up)
+ALLOWED(systemd_up, systemd_up)
+ALLOWED(crun_up, crun_up)
+ALLOWED(unix_socket_up, unix_socket_up)
+ALLOWED(bwrap_addr, bwrap_addr)
+ALLOWED(systemd_addr6, systemd_addr6)
+ALLOWED(sandbox_setup, sandbox_setup)
+ALLOWED(alias_up, alias_up)
+
+REFUSED(up_with_mtu, up_with_mtu)
+REFUSED(up_and_noarp, up_and_noarp)
+REFUSED(up_by_name, up_by_name)
+REFUSED(down, down)
+REFUSED(ioctl_noarp, ioctl_noarp)
+REFUSED(ioctl_down, ioctl_down)
+REFUSED(alias_down, alias_down)
+REFUSED(addr_other, addr_other)
+REFUSED(addr_prefix16, addr_prefix16)
+REFUSED(addr_scope_global, addr_scope_global)
+REFUSED(addr_lifetime, addr_lifetime)
+REFUSED(addr_label, addr_label)
+REFUSED(addr_flag_other, addr_flag_other)
+REFUSED(addr6_other, addr6_other)
+REFUSED(addr_private, addr_private)
+REFUSED(set_mtu, set_mtu)
+REFUSED(add_dummy, add_dummy)
+REFUSED(add_table, add_table)
+REFUSED(batch_then_dummy, batch_then_dummy)
+
+TEST_HARNESS_MAIN
