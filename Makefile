@@ -35,12 +35,17 @@ BOOT_APPEND := userns_cap_mask=1ffffffefff userns_cap_mask=zz
 # The tree's own selftests for this area; the nsfs ones are plain programs
 # (exit status only) that guest/init reports as one test each.
 TREE_TESTS := test_execve nsfs_owner nsfs_pidns
+# Debian's own sandboxes and network tools under each clamp (make
+# check-compat): a suite that runs only when a boot selects it, and the
+# program its sandboxes run.
+COMPAT := compat_test
 GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(ALONE) $(TREE_TESTS) \
-	validate_cap demo nscaps)
+	$(COMPAT) lo_probe validate_cap demo nscaps)
 TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
-.PHONY: help deps tree kernel guest check check-debug check-smp check-distro demo shell \
+.PHONY: help deps tree kernel guest check check-debug check-smp check-distro check-compat \
+	demo shell \
 	tool fuzz bench export-patches checkpatch check-series clean
 
 help:
@@ -52,6 +57,7 @@ help:
 	@echo "  make check-debug     the suites on a KASAN/kmemleak/lockdep kernel"
 	@echo "  DEBUG_SMP=y make check-debug   the same with SMP and preemption"
 	@echo "  make check-smp       the suites on the same config, SMP and preemptible"
+	@echo "  make check-compat    Debian's sandboxes and network tools under each clamp"
 	@echo "  make check-distro    the suites on Debian's own config (an hour cold)"
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
@@ -105,9 +111,14 @@ $(B)/tests/nsfs_%: kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
 
+$(B)/tests/lo_probe: tests/lo_probe.c | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
+
 guest: kernel $(GUEST_BINS) $(B)/disk.img
-	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE)" PLAIN="nsfs_owner nsfs_pidns" \
-		ALONE="$(ALONE)" MODULES=$(KOUT)/modroot \
+	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT)" \
+		PLAIN="nsfs_owner nsfs_pidns" ALONE="$(ALONE) $(COMPAT)" \
+		MODULES=$(KOUT)/modroot \
 		scripts/initramfs.sh $(GUEST_BINS)
 
 # The guest's second disk: ext4 with fs-verity and the EROFS images of
@@ -185,6 +196,16 @@ check-smp: guest $(B)/nscaps
 		scripts/qemu.sh check $(B)/check-smp.log $(TIMEOUT) || true
 	@awk -v expect="$(SUITES) $(TREE_TESTS)" \
 		-f scripts/summarize.awk $(B)/check-smp.log
+
+# make check-compat: Debian's bwrap, crun, util-linux, iproute2, nftables,
+# iptables, ipset and conntrack, unmodified, run by alice under no clamp,
+# the mask, a set lowered under no_new_privs, a set lowered by a runtime
+# with CAP_SETPCAP and the mask from the command line; and on the stock
+# tree for the default column (scripts/check-compat.sh).  The matrix is
+# build/compat-matrix.txt.  Not in make check: two more boots and a stock
+# kernel build.
+check-compat: guest
+	@scripts/check-compat.sh
 
 # make check-distro: every suite of make check on Debian's own cloud-amd64
 # config with its modules, LSMs (AppArmor by default) and audit

@@ -1,0 +1,44 @@
+#!/usr/bin/awk -f
+# The compat matrix from the console logs of make check-compat: the lines
+#   # compat CONFIG ROW KIND RESULT
+# that tests/compat_test.c prints, one per row and configuration (CONFIG
+# "stock" for the run on the kernel without the series).  Prints a row per
+# invocation and a column per configuration, and says whether a refusal
+# there is meant; exits 1 if our default column differs from stock's on a
+# row both ran.
+
+BEGIN {
+	ncols = split("stock default mask nnp setpcap boot", cols, " ")
+	meant["sandbox"] = "no: must work under every clamp"
+	meant["surface"] = "yes, under every clamp"
+	meant["setuid-helper"] = "yes, under no_new_privs only"
+}
+$1 == "#" && $2 == "compat" && NF == 6 {
+	if (!($4 in kind)) { rows[++nrows] = $4; kind[$4] = $5 }
+	cell[$4, $3] = $6
+	seen[$3] = 1
+}
+END {
+	printf "%-24s", "row"
+	for (c = 1; c <= ncols; c++)
+		if (seen[cols[c]]) printf " %-8s", cols[c]
+	printf "  %s\n", "refusal meant?"
+	for (r = 1; r <= nrows; r++) {
+		row = rows[r]
+		printf "%-24s", row
+		for (c = 1; c <= ncols; c++)
+			if (seen[cols[c]])
+				printf " %-8s", ((row, cols[c]) in cell) ? cell[row, cols[c]] : "-"
+		printf "  %s\n", meant[kind[row]]
+		if ((row, "stock") in cell && (row, "default") in cell &&
+		    cell[row, "stock"] != cell[row, "default"]) {
+			print "compat: " row ": default " cell[row, "default"] \
+			      ", stock " cell[row, "stock"]
+			differs++
+		}
+	}
+	if (seen["stock"])
+		print (differs ? differs " rows differ from stock" : \
+		       "default column identical to stock on every row")
+	exit differs > 0
+}

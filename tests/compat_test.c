@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Debian's own sandboxes and network tools, unmodified, run by alice
+ * (uid 1000) under each way of taking CAP_NET_ADMIN out of user
+ * namespaces.  A row is a command line as a user or a runtime types it; a
+ * configuration is how the clamp was set:
+ *
+ *   default   nothing clamped
+ *   mask      real root wrote kernel.userns_cap_mask without CAP_NET_ADMIN
+ *   nnp       alice's shell ran it under "nscaps exec --drop net_admin":
+ *             no_new_privs, then her user namespace set lowered
+ *   setpcap   a runtime running as root lowered the set with CAP_SETPCAP,
+ *             then became alice (no no_new_privs)
+ *   boot      the mask from the kernel command line
+ *             (sysctl.kernel.userns_cap_mask=), a boot of its own
+ *
+ *   init: real root, alice
+ *   +-- the user namespaces alice's command makes (unshare, bwrap, crun),
+ *       each with a network namespace, where it configures the network
+ *
+ * Sandbox rows must pass in every configuration: they bring up their
+ * loopback device and use it.  Surface rows reach the kernel code a
+ * CAP_NET_ADMIN clamp is for; they pass in the default configuration and
+ * are refused, with the tool's own words for EPERM, under every clamp.
+ * Each result is printed as "# compat CONFIG ROW KIND RESULT" for the
+ * host's matrix (scripts/compat-matrix.awk).
+ */
+
+#include <poll.h>
+#include <pwd.h>
+
+#include "kselftest_harness.h"
+#include "nscaps_test.h"
+
+#define NET		(1LL << CAP_NET_ADMIN)
+#define PATH_ENV	"PATH=/usr/bin:/usr/sbin:/bin:/tests"
+#define ROW_TIMEOUT_MS	120000
+
+enum config { DEFAULT, MASK, NNP, SETPCAP, BOOT };
+
+static const char *const config_names[] = {
+	[DEFAULT] = "default", [MASK] = "mask", [NNP] = "nnp",
+	[SETPCAP] = "setpcap", [BOOT] = "boot",
+};
+
+enum kind {
+	SANDBOX,	/* passes everywhere */
+	SURFACE,	/* refused under every clamp, and meant to be */
+	SETUID_HELPER,	/* refused under no_new_privs, and meant to be */
+};
+
+static const char *const kind_names[] = {
+	[SANDBOX] = "sandbox", [SURFACE] = "surface",
+	[SETUID_HELPER] = "setuid-helper",
+};
+
+struct row {
+	const char *name;
+	enum kind kind;
+	/* What the tool prints when the kernel says EPERM. */
+	const char *refusal;
+	const char *cmd;
+};
+
+enum result { OK, REFUSED, FAILED };
+
+static const char *const result_names[] = {
+	[OK] = "ok", [REFUSED] = "refused", [FAILED] = "FAILED",
+};
+
+static enum result expected(enum kind kind, enum config config)
+{
+	switch (kind) {
+	case SURFACE:
+		return config == DEFAULT ? OK : REFUSED;
+	case SETUID_HELPER:
+		return config == NNP ? REFUSED : OK;
+	default:
+		return OK;
+	}
+}
+
+/*
+ * Run @cmd with sh (Debian's, dash) as alice, in a directory of hers, as
+ * @config says; collect what it prints.  Returns its exit status, or -1.
+ */
+static int run_as_alice(enum config config, const char *dir, const char *cmd,
+			char *out, size_t size)
+{
+	char home[96], runtime[96];
+	struct pollfd p = {};
+	size_t len = 0;
+	int fd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(home, sizeof(home), "HOME=%s", dir);
+	snprintf(runtime, sizeof(runtime), "XDG_RUNTIME_DIR=%s", dir);
+	if (pipe2(fd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (!pid) {
+		char *env[] = { PATH_ENV, home, runtime, "USER=alice", NULL };
+		char *plain[] = { "sh", "-c", (char *)cmd, NULL };
+		char *nscaps[] = { "nscaps", "exec", "--drop", "net_admin",
+				   "--", "sh", "-c", (char *)cmd, NULL };
+
+		dup2(fd[1], 1);
+		dup2(fd[1], 2);
+		if (config == SETPCAP && userns_lower(NET))
+			_exit(125);
+		if (become(ALICE, false) || chdir(dir))
+			_exit(125);
+		if (config == NNP)
+			execve("/tests/nscaps", nscaps, env);
+		else
+			execve("/usr/bin/sh", plain, env);
+		_exit(126);
+	}
+	close(fd[1]);
+	p.fd = fd[0];
+	p.events = POLLIN;
+	while (poll(&p, 1, ROW_TIMEOUT_MS) > 0) {
+		n = read(fd[0], out + len, size - 1 - len);
+		if (n <= 0)
+			break;
+		len += n;
+		if (len == size - 1)
+			len = 0;	/* keep the end of a long output */
+	}
+	out[len] = '\0';
+	close(fd[0]);
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+FIXTURE(compat) {
+	char dir[64];
+	long long saved;
+};
+
+FIXTURE_VARIANT(compat) {
+	enum config config;
+};
+
+FIXTURE_VARIANT_ADD(compat, default) { .config = DEFAULT };
+FIXTURE_VARIANT_ADD(compat, mask) { .config = MASK };
+FIXTURE_VARIANT_ADD(compat, nnp) { .config = NNP };
+FIXTURE_VARIANT_ADD(compat, setpcap) { .config = SETPCAP };
+FIXTURE_VARIANT_ADD(compat, boot) { .config = BOOT };
+
+FIXTURE_SETUP(compat)
+{
+	self->saved = get_mask();
+	/* The kernel has the series, but for the stock kernel's run. */
+	if (variant->config != DEFAULT && self->saved < 0)
+		SKIP(return, "no kernel.userns_cap_mask: a kernel without the series");
+	ASSERT_EQ(variant->config == BOOT, self->saved != ALL_CAPS &&
+					   self->saved >= 0);
+	if (variant->config == MASK)
+		ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	snprintf(self->dir, sizeof(self->dir), "/tmp/compat.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	ASSERT_EQ(0, chown(self->dir, ALICE, ALICE));
+}
+
+FIXTURE_TEARDOWN(compat)
+{
+	char cmd[96];
+
+	if (variant->config == MASK)
+		set_mask(self->saved);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", self->dir);
+	if (self->dir[0] && system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+static void run_row(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(compat) *self,
+		    const FIXTURE_VARIANT(compat) *variant,
+		    const struct row *row)
+{
+	enum result want = expected(row->kind, variant->config), got;
+	char out[4096];
+	int status;
+
+	status = run_as_alice(variant->config, self->dir, row->cmd, out,
+			      sizeof(out));
+	if (status == 0)
+		got = OK;
+	else if (status > 0 && strstr(out, row->refusal))
+		got = REFUSED;
+	else
+		got = FAILED;
+	printf("# compat %s %s %s %s\n", config_names[variant->config],
+	       row->name, kind_names[row->kind], result_names[got]);
+	fflush(stdout);
+	EXPECT_EQ(want, got) {
+		TH_LOG("%s: status %d, expected %s, got %s; it printed:\n%s",
+		       row->cmd, status, result_names[want],
+		       result_names[got], out);
+	}
+}
+
+#define ROW(id, k, words, command)					\
+	static const struct row row_##id = {				\
+		.name = #id, .kind = k, .refusal = words, .cmd = command, \
+	};								\
+	TEST_F_TIMEOUT(compat, id, 300)					\
+	{								\
+		run_row(_metadata, self, variant, &row_##id);		\
+	}
+
+#define EPERM_WORDS	"Operation not permitted"
+
+/*
+ * Sandboxes: each makes a user and a network namespace, sets up its
+ * loopback device the way the tool does, and runs lo_probe in it.
+ */
+ROW(unshare_lo_up, SANDBOX, EPERM_WORDS,
+    "unshare -rn sh -c 'ip link set lo up && lo_probe'")
+ROW(unshare_lo_addrs, SANDBOX, EPERM_WORDS,
+    "unshare -rn sh -c 'ip addr add 127.0.0.1/8 dev lo && "
+    "ip -6 addr add ::1/128 dev lo && ip link set lo up && lo_probe'")
+ROW(unshare_nested, SANDBOX, EPERM_WORDS,
+    "unshare -r unshare -rn sh -c 'ip link set lo up && lo_probe'")
+ROW(bwrap_unshare_net, SANDBOX, EPERM_WORDS,
+    "bwrap --unshare-net --ro-bind / / lo_probe")
+ROW(bwrap_unshare_all, SANDBOX, EPERM_WORDS,
+    "bwrap --unshare-all --ro-bind / / --proc /proc --dev /dev lo_probe")
+/* As flatpak starts an app without the network permission. */
+ROW(flatpak_like, SANDBOX, EPERM_WORDS,
+    "bwrap --unshare-user --disable-userns --unshare-all "
+    "--die-with-parent --new-session --ro-bind /usr /usr "
+    "--ro-bind /tests /app --proc /proc --dev /dev --tmpfs /tmp "
+    "--dir /run/user/1000 --setenv XDG_RUNTIME_DIR /run/user/1000 "
+    "--cap-drop ALL /app/lo_probe")
+/* crun's own rootless spec, run as it is but for its command. */
+ROW(crun_rootless, SANDBOX, EPERM_WORDS,
+    "mkdir rootfs && cp /tests/lo_probe rootfs/ && crun spec --rootless && "
+    "sed -i 's|\"sh\"|\"/lo_probe\"|; s|\"terminal\": true|\"terminal\": false|' "
+    "config.json && crun run c1")
+/* The same spec with a cgroup namespace where the network one was. */
+ROW(crun_rootless_host_net, SANDBOX, EPERM_WORDS,
+    "mkdir rootfs && cp /tests/lo_probe rootfs/ && crun spec --rootless && "
+    "sed -i 's|\"sh\"|\"/lo_probe\"|; s|\"terminal\": true|\"terminal\": false|; "
+    "s|\"type\": \"network\"|\"type\": \"cgroup\"|' config.json && crun run c1")
+
+/* Subordinate ids through newuidmap, a set-user-ID helper. */
+ROW(unshare_map_auto, SETUID_HELPER, "newuidmap",
+    "unshare --map-auto -r true")
+
+/* nf_tables of every family, and the rest of nfnetlink. */
+ROW(nft_inet, SURFACE, EPERM_WORDS, "unshare -rn nft add table inet t")
+ROW(nft_ip, SURFACE, EPERM_WORDS, "unshare -rn nft add table ip t")
+ROW(nft_ip6, SURFACE, EPERM_WORDS, "unshare -rn nft add table ip6 t")
+ROW(nft_arp, SURFACE, EPERM_WORDS, "unshare -rn nft add table arp t")
+ROW(nft_bridge, SURFACE, EPERM_WORDS, "unshare -rn nft add table bridge t")
+ROW(nft_netdev, SURFACE, EPERM_WORDS, "unshare -rn nft add table netdev t")
+ROW(nft_list, SURFACE, EPERM_WORDS, "unshare -rn nft list ruleset")
+ROW(conntrack_list, SURFACE, "CAP_NET_ADMIN", "unshare -rn conntrack -L")
+ROW(ipset_create, SURFACE, EPERM_WORDS,
+    "unshare -rn ipset create s hash:ip")
+
+/*
+ * x_tables through setsockopt(), with the lock file where alice may make
+ * it, as rootless runtimes set it.
+ */
+ROW(iptables_legacy, SURFACE, "Permission denied",
+    "XTABLES_LOCKFILE=$HOME/xtables.lock "
+    "unshare -rn iptables-legacy -A INPUT -j ACCEPT")
+ROW(ip6tables_legacy, SURFACE, "Permission denied",
+    "XTABLES_LOCKFILE=$HOME/xtables.lock "
+    "unshare -rn ip6tables-legacy -A INPUT -j ACCEPT")
+
+/* Traffic control, after the loopback device the clamp lets come up. */
+#define TC(cmds) "unshare -rn sh -c 'ip link set lo up && " \
+	"printf \"qdisc add dev lo root handle 1: htb\\n" cmds "\" | " \
+	"tc -force -batch -'"
+ROW(tc_qdisc, SURFACE, EPERM_WORDS, TC(""))
+ROW(tc_class, SURFACE, EPERM_WORDS,
+    TC("class add dev lo parent 1: classid 1:1 htb rate 1mbit\\n"))
+ROW(tc_filter_u32, SURFACE, EPERM_WORDS,
+    TC("filter add dev lo parent 1: protocol ip u32 match ip dst "
+       "127.0.0.1/32 flowid 1:1\\n"))
+ROW(tc_filter_fw, SURFACE, EPERM_WORDS,
+    TC("filter add dev lo parent 1: protocol ip handle 1 fw flowid 1:1\\n"))
+ROW(tc_filter_route, SURFACE, EPERM_WORDS,
+    TC("filter add dev lo parent 1: protocol ip route to 1 flowid 1:1\\n"))
+/*
+ * An action as a filter carries it; "tc actions add" alone needs
+ * CAP_NET_ADMIN in the initial namespace on any kernel.
+ */
+ROW(tc_filter_action, SURFACE, EPERM_WORDS,
+    TC("filter add dev lo parent 1: protocol ip u32 match ip dst "
+       "127.0.0.1/32 action gact drop\\n"))
+
+/* xfrm. */
+ROW(xfrm_policy, SURFACE, EPERM_WORDS,
+    "unshare -rn ip xfrm policy add src 10.0.0.1 dst 10.0.0.2 dir out")
+ROW(xfrm_state_list, SURFACE, EPERM_WORDS, "unshare -rn ip xfrm state list")
+
+/* Devices of every kind. */
+ROW(link_veth, SURFACE, EPERM_WORDS,
+    "unshare -rn ip link add v0 type veth peer name v1")
+ROW(link_bridge, SURFACE, EPERM_WORDS,
+    "unshare -rn ip link add br0 type bridge")
+ROW(link_vxlan, SURFACE, EPERM_WORDS,
+    "unshare -rn ip link add vx0 type vxlan id 42 dstport 4789 local 127.0.0.1")
+ROW(link_macvlan, SURFACE, EPERM_WORDS,
+    "unshare -rn sh -c 'ip link add d0 type dummy && "
+    "ip link add m0 link d0 type macvlan'")
+ROW(link_dummy, SURFACE, EPERM_WORDS, "unshare -rn ip link add d0 type dummy")
+ROW(tuntap, SURFACE, EPERM_WORDS, "unshare -rn ip tuntap add tap0 mode tap")
+
+/* The loopback device beyond its set-up: the rule stops there. */
+ROW(lo_other_addr, SURFACE, EPERM_WORDS,
+    "unshare -rn ip addr add 10.1.2.3/24 dev lo")
+ROW(lo_route, SURFACE, EPERM_WORDS,
+    "unshare -rn sh -c 'ip link set lo up && ip route add 10.9.0.0/16 dev lo'")
+ROW(lo_mtu, SURFACE, EPERM_WORDS, "unshare -rn ip link set lo mtu 1500")
+ROW(lo_down, SURFACE, EPERM_WORDS,
+    "unshare -rn sh -c 'ip link set lo up && ip link set lo down'")
+
+/*
+ * The boot configuration runs alone, in the boot whose command line set
+ * the mask; the others in a boot without it.
+ */
+int main(int argc, char **argv)
+{
+	long long mask = get_mask();
+	char *boot[] = { argv[0], "-v", "boot", NULL };
+	char *others[] = { argv[0], "-V", "boot", NULL };
+
+	if (argc > 1)
+		return test_harness_run(argc, argv);
+	if (mask >= 0 && mask != ALL_CAPS)
+		return test_harness_run(3, boot);
+	return test_harness_run(3, others);
+}
