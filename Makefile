@@ -202,20 +202,23 @@ check-smp: guest $(B)/nscaps
 # the mask, a set lowered under no_new_privs, a set lowered by a runtime
 # with CAP_SETPCAP and the mask from the command line; and on the stock
 # tree for the default column (scripts/check-compat.sh).  The matrix is
-# build/compat-matrix.txt.  Not in make check: two more boots and a stock
+# build/check-compat-matrix.txt.  Not in make check: two more boots and a stock
 # kernel build.
 check-compat: guest
 	@scripts/check-compat.sh
 
 # make check-distro: every suite of make check on Debian's own cloud-amd64
 # config with its modules, LSMs (AppArmor by default) and audit
-# (scripts/distro.sh, kernel/config/distro/distro.config).  Not in CI: one
-# hour from a cold ccache, 13 min warm.  The log is build/check-distro.log.
+# (scripts/distro.sh, kernel/config/distro/distro.config), then make
+# check-compat's boots on that kernel (without the stock column).  Not in
+# CI: one hour from a cold ccache, 13 min warm.  The log is
+# build/check-distro.log.
 DISTRO := $(B)/distro
 DISTRO_TIMEOUT ?= 3600
 check-distro: tree $(GUEST_BINS) $(B)/disk.img
-	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE)" PLAIN="nsfs_owner nsfs_pidns" \
-		ALONE="$(ALONE)" scripts/distro.sh $(GUEST_BINS)
+	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT)" \
+		PLAIN="nsfs_owner nsfs_pidns" ALONE="$(ALONE) $(COMPAT)" \
+		scripts/distro.sh $(GUEST_BINS)
 	@echo "check-distro: booting Debian's config (log: $(B)/check-distro.log)"
 	@KERNEL=$(DISTRO)/bzImage INITRD=$(DISTRO)/initramfs.cpio.gz \
 		scripts/qemu.sh check $(B)/check-distro.log $(DISTRO_TIMEOUT) || true
@@ -224,7 +227,13 @@ check-distro: tree $(GUEST_BINS) $(B)/disk.img
 		APPEND="$(BOOT_APPEND) nscaps.suites=$(subst $() ,$(comma),$(ALONE))" \
 		scripts/qemu.sh check $(B)/check-distro-boot.log 900 || true
 	@cat $(B)/check-distro-boot.log >>$(B)/check-distro.log
-	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE)" \
+	@KERNEL=$(DISTRO)/bzImage INITRD=$(DISTRO)/initramfs.cpio.gz \
+		COMPAT_TAG=check-distro-compat COMPAT_STOCK=no \
+		scripts/check-compat.sh >/dev/null || true
+	@cat $(B)/check-distro-compat-matrix.txt
+	@cat $(B)/check-distro-compat.log $(B)/check-distro-compat-boot.log \
+		>>$(B)/check-distro.log
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT)" \
 		-f scripts/summarize.awk $(B)/check-distro.log
 
 # Stock (debian-base) against ours, same fragment, alternate boots; then

@@ -6,7 +6,8 @@
 # the configurations set at run time, once with the mask on the command
 # line; then the stock tree built from the same fragments, for the default
 # column alone (COMPAT_STOCK=no skips it).  Prints the matrix and writes
-# it to build/compat-matrix.txt; the logs are build/check-compat*.log.
+# it to build/$COMPAT_TAG-matrix.txt; the logs are build/$COMPAT_TAG*.log
+# (COMPAT_TAG is check-compat unless make check-distro sets it).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -50,8 +51,8 @@ fi
 
 rc=0
 # shellcheck disable=SC2086 # the list splits into file names
-awk -f "$top/scripts/compat-matrix.awk" $logs >"$b/compat-matrix.txt" || rc=1
-cat "$b/compat-matrix.txt"
+awk -f "$top/scripts/compat-matrix.awk" $logs >"$b/$tag-matrix.txt" || rc=1
+cat "$b/$tag-matrix.txt"
 # Each boot's failures and skips, then the sum of their results.
 for log in $logs; do
 	awk -v expect=compat_test -f "$top/scripts/summarize.awk" "$log" \

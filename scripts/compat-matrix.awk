@@ -13,6 +13,7 @@ BEGIN {
 	meant["surface"] = "yes, under every clamp"
 	meant["setuid-helper"] = "yes, under no_new_privs only"
 }
+{ sub(/\r$/, "") }
 $1 == "#" && $2 == "compat" && NF == 6 {
 	if (!($4 in kind)) { rows[++nrows] = $4; kind[$4] = $5 }
 	cell[$4, $3] = $6
@@ -26,9 +27,14 @@ END {
 	for (r = 1; r <= nrows; r++) {
 		row = rows[r]
 		printf "%-24s", row
-		for (c = 1; c <= ncols; c++)
-			if (seen[cols[c]])
-				printf " %-8s", ((row, cols[c]) in cell) ? cell[row, cols[c]] : "-"
+		for (c = 1; c <= ncols; c++) {
+			if (!seen[cols[c]])
+				continue
+			v = "-"
+			if ((row, cols[c]) in cell)
+				v = cell[row, cols[c]]
+			printf " %-8s", v
+		}
 		printf "  %s\n", meant[kind[row]]
 		if ((row, "stock") in cell && (row, "default") in cell &&
 		    cell[row, "stock"] != cell[row, "default"]) {
