@@ -39,13 +39,18 @@ TREE_TESTS := test_execve nsfs_owner nsfs_pidns
 # check-compat): a suite that runs only when a boot selects it, and the
 # program its sandboxes run.
 COMPAT := compat_test
+# The BPF LSM version of the clamps, on the stock tree (make check-bpf):
+# its own suite, and the loader with the program built in.
+BPF_SUITES := bpf_mask_test
+ALT := $(B)/alt
 GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(ALONE) $(TREE_TESTS) \
-	$(COMPAT) lo_probe validate_cap demo nscaps)
+	$(COMPAT) $(BPF_SUITES) lo_probe validate_cap demo nscaps) \
+	$(ALT)/userns-mask
 TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
 .PHONY: help deps tree kernel guest check check-debug check-smp check-distro check-compat \
-	demo shell \
+	check-bpf alt demo shell \
 	tool fuzz bench export-patches checkpatch check-series clean
 
 help:
@@ -58,6 +63,8 @@ help:
 	@echo "  DEBUG_SMP=y make check-debug   the same with SMP and preemption"
 	@echo "  make check-smp       the suites on the same config, SMP and preemptible"
 	@echo "  make check-compat    Debian's sandboxes and network tools under each clamp"
+	@echo "  make check-bpf       the BPF LSM version of the clamps on the stock tree"
+	@echo "  make alt             build/alt/userns-mask, the BPF LSM version's loader"
 	@echo "  make check-distro    the suites on Debian's own config (an hour cold)"
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
@@ -115,9 +122,24 @@ $(B)/tests/lo_probe: tests/lo_probe.c | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
 
+# alt/: the BPF program, compiled for BPF with its CO-RE relocations, the
+# skeleton bpftool makes of it, and the loader, static for the guest.
+alt: $(ALT)/userns-mask
+$(ALT)/userns_mask.bpf.o: alt/userns_mask.bpf.c
+	@scripts/deps.sh
+	@mkdir -p $(@D)
+	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 \
+		-I/usr/include/$(shell uname -m)-linux-gnu -c $< -o $@
+$(ALT)/userns_mask.skel.h: $(ALT)/userns_mask.bpf.o
+	bpftool gen skeleton $< name userns_mask_bpf >$@
+$(ALT)/userns-mask: alt/userns_mask.c $(ALT)/userns_mask.skel.h
+	gcc -O2 -g -Wall -Wextra -static -I$(ALT) -o $@ $< \
+		-lbpf -lelf -lz -lzstd -lcap
+
 guest: kernel $(GUEST_BINS) $(B)/disk.img
-	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT)" \
-		PLAIN="nsfs_owner nsfs_pidns" ALONE="$(ALONE) $(COMPAT)" \
+	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT) $(BPF_SUITES)" \
+		PLAIN="nsfs_owner nsfs_pidns" \
+		ALONE="$(ALONE) $(COMPAT) $(BPF_SUITES)" \
 		MODULES=$(KOUT)/modroot \
 		scripts/initramfs.sh $(GUEST_BINS)
 
@@ -206,6 +228,15 @@ check-smp: guest $(B)/nscaps
 # kernel build.
 check-compat: guest
 	@scripts/check-compat.sh
+
+# make check-bpf: the BPF LSM version of the clamps (alt/) where it is the
+# alternative, the stock tree with make check's fragments and
+# kernel/config/variant/bpf.config (BTF, the BPF LSM): its own suite, then
+# the escape catalogue, the conformance suites and the compat rows with it
+# attached, for the comparison tables (scripts/check-bpf.sh).  Not in
+# make check: a kernel of its own, with debug information for BTF.
+check-bpf: guest
+	@scripts/check-bpf.sh
 
 # make check-distro: every suite of make check on Debian's own cloud-amd64
 # config with its modules, LSMs (AppArmor by default) and audit

@@ -3,15 +3,16 @@
 #   # compat CONFIG ROW KIND RESULT
 # that tests/compat_test.c prints, one per row and configuration (CONFIG
 # "stock" for the run on the kernel without the series).  Prints a row per
-# invocation and a column per configuration, and says whether a refusal
-# there is meant; exits 1 if our default column differs from stock's on a
-# row both ran.
+# invocation and a column per configuration, and says under which of them
+# a refusal is meant (the clamps, or the switches that turn unprivileged
+# user namespaces off); exits 1 if our default column differs from
+# stock's on a row both ran.
 
 BEGIN {
-	ncols = split("stock default mask nnp setpcap boot", cols, " ")
-	meant["sandbox"] = "no: must work under every clamp"
-	meant["surface"] = "yes, under every clamp"
-	meant["setuid-helper"] = "yes, under no_new_privs only"
+	ncols = split("stock default mask mask_raw nnp setpcap boot clone0 maxns0 bpf", cols, " ")
+	meant["sandbox"] = "no clamp; every switch"
+	meant["surface"] = "every clamp and switch"
+	meant["setuid-helper"] = "no_new_privs; every switch"
 }
 { sub(/\r$/, "") }
 $1 == "#" && $2 == "compat" && NF == 6 {
@@ -23,7 +24,7 @@ END {
 	printf "%-24s", "row"
 	for (c = 1; c <= ncols; c++)
 		if (seen[cols[c]]) printf " %-8s", cols[c]
-	printf "  %s\n", "refusal meant?"
+	printf "  %s\n", "refused, as meant, under"
 	for (r = 1; r <= nrows; r++) {
 		row = rows[r]
 		printf "%-24s", row

@@ -9,7 +9,8 @@ pkgs="linux-source-6.12 qemu-system-x86 busybox-static build-essential
       libcap-dev libcap-ng-dev rsync kmod
       python3-ply python3-git gnuplot-nox
       erofs-utils fsverity keyutils e2fsprogs libcap2-bin
-      squashfs-tools squashfuse $*"
+      squashfs-tools squashfuse
+      clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev $*"
 
 missing=""
 for p in $pkgs; do

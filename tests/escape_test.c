@@ -29,7 +29,10 @@
  * the result rather than in a broken attacker.
  */
 
+#include <netinet/in.h>
 #include <linux/keyctl.h>
+#include <linux/mroute.h>
+#include <linux/if_packet.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <sys/mount.h>
@@ -44,6 +47,7 @@
 #define NET	(1LL << CAP_NET_ADMIN)
 #define KILL	(1LL << CAP_KILL)
 #define PTRACE	(1LL << CAP_SYS_PTRACE)
+#define RAW	(1LL << CAP_NET_RAW)
 
 #define SUID_HELPER	"/tmp/escape-suid"	/* set-user-ID real root */
 #define FCAPS_HELPER	"/tmp/escape-fcaps"	/* file caps cap_net_admin+ep */
@@ -709,6 +713,52 @@ MASKED(mask_exec_setuid_root,	ALICE_HOST, exec_setuid_root_ns_lo_mtu, false, ALL
 MASKED(mask_prctl_raise,	ALICE_HOST, prctl_raise_then_create, true, ALL_CAPS & ~NET, 0, EPERM);
 MASKED(mask_owner_rule,		ALICE_HOST, owner_signal, false, ALL_CAPS & ~KILL, 0, EPERM);
 MASKED(mask_write,		U_ROOT, sysctl_mask, false, ALL_CAPS & ~NET, 0, EACCES);
+
+/*
+ * What CAP_NET_RAW reaches of network configuration, which a clamp of
+ * CAP_NET_ADMIN alone leaves (an outside review's finding, written down
+ * as a decision: clamp CAP_NET_RAW with it): becoming the multicast router
+ * of one's namespace, which makes a pimreg device and adds routes, and a
+ * packet socket's promiscuous membership of lo.
+ */
+static int mroute_init(void)
+{
+	struct vifctl vif = { .vifc_vifi = 0, .vifc_flags = VIFF_REGISTER };
+	int one = 1, err = 0;
+	int fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_IGMP);
+
+	if (fd < 0)
+		return errno;
+	if (setsockopt(fd, IPPROTO_IP, MRT_INIT, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_IP, MRT_ADD_VIF, &vif, sizeof(vif)))
+		err = errno;
+	close(fd);
+	return err;
+}
+static int packet_promisc(void)
+{
+	struct packet_mreq mr = { .mr_ifindex = 1, .mr_type = PACKET_MR_PROMISC };
+	int err = 0;
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return errno;
+	if (setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, &mr, sizeof(mr)))
+		err = errno;
+	close(fd);
+	return err;
+}
+MASKED(mask_raw_mroute,		U_ROOT_NS, mroute_init, true, 0, ALL_CAPS & ~NET & ~RAW, EPERM);
+MASKED(mask_raw_packet_promisc,	U_ROOT_NS, packet_promisc, true, 0, ALL_CAPS & ~NET & ~RAW, EPERM);
+/* The decision's other half: with CAP_NET_ADMIN alone masked, both work. */
+FIXTURE_VARIANT_ADD(escape, control_mask_net_only_mroute) {
+	.attacker = U_ROOT_NS, .attempt = mroute_init, .in_child = true,
+	.late_mask = ALL_CAPS & ~NET, .control = true,
+};
+FIXTURE_VARIANT_ADD(escape, control_mask_net_only_packet_promisc) {
+	.attacker = U_ROOT_NS, .attempt = packet_promisc, .in_child = true,
+	.late_mask = ALL_CAPS & ~NET, .control = true,
+};
 
 /*
  * The attempt of the running test, set before the attacker is forked and

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * userns-mask: load, drive and unload the BPF LSM version of the clamps
+ * (userns_mask.bpf.c) on a stock kernel with BTF and "bpf" in its LSMs.
+ *
+ *   userns-mask attach [MASK]       load and attach, the mask given or full;
+ *                                   pinned under /sys/fs/bpf/userns_mask, so
+ *                                   it stays after this program exits
+ *   userns-mask mask MASK           set the mask, live
+ *   userns-mask lower PID CAP,...   lower PID's set (and its future children's)
+ *   userns-mask show [PID]          the mask; PID's set and its namespace's
+ *                                   recorded ceiling
+ *   userns-mask detach              unpin: the programs go when unused
+ *
+ * MASK is hexadecimal, bit N capability N, as kernel.userns_cap_mask.  All
+ * of it needs CAP_BPF and CAP_SYS_ADMIN: no unprivileged task can lower
+ * its own set this way.  Errors name the problem and exit 2.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <sys/capability.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "userns_mask.skel.h"
+
+#define PIN_DIR	"/sys/fs/bpf/userns_mask"
+#define FULL	(~0ULL)
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "userns-mask: %s: %s\n", what, strerror(err));
+	return 2;
+}
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: userns-mask attach [MASK] | mask MASK | lower PID CAPS |\n"
+		"       show [PID] | detach\n");
+	return 2;
+}
+
+static int parse_mask(const char *text, __u64 *mask)
+{
+	char *end;
+
+	errno = 0;
+	*mask = strtoull(text, &end, 16);
+	if (errno || end == text || *end) {
+		fprintf(stderr, "userns-mask: '%s' is not a hexadecimal mask\n",
+			text);
+		return 2;
+	}
+	return 0;
+}
+
+/* A comma-separated list of capability names, as libcap spells them. */
+static int parse_caps(char *list, __u64 *caps)
+{
+	char *name, *save = NULL;
+	cap_value_t cap;
+
+	*caps = 0;
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (cap_from_name(name, &cap)) {
+			fprintf(stderr, "userns-mask: unknown capability '%s'\n",
+				name);
+			return 2;
+		}
+		*caps |= 1ULL << cap;
+	}
+	return 0;
+}
+
+static int pinned(const char *name)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", PIN_DIR, name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		fprintf(stderr, "userns-mask: %s: %s (not attached?)\n", path,
+			strerror(errno));
+	return fd;
+}
+
+static int set_mask(int map, __u64 mask)
+{
+	__u32 key = 0;
+
+	return bpf_map_update_elem(map, &key, &mask, BPF_ANY) ?
+	       fail("writing the mask", errno) : 0;
+}
+
+static int pin(struct bpf_link *link, struct bpf_map *map, const char *name)
+{
+	char path[128];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", PIN_DIR, name);
+	err = link ? bpf_link__pin(link, path) : bpf_map__pin(map, path);
+	return err ? fail(path, -err) : 0;
+}
+
+static int attach(__u64 mask)
+{
+	struct userns_mask_bpf *skel;
+	int err;
+
+	if (mkdir(PIN_DIR, 0700) && errno != EEXIST)
+		return fail(PIN_DIR, errno);
+	skel = userns_mask_bpf__open_and_load();
+	if (!skel)
+		return fail("loading the BPF programs", errno);
+	err = userns_mask_bpf__attach(skel);
+	if (err) {
+		userns_mask_bpf__destroy(skel);
+		return fail("attaching (is bpf in lsm=?)", -err);
+	}
+	err = set_mask(bpf_map__fd(skel->maps.mask), mask) ?:
+	      pin(NULL, skel->maps.mask, "mask") ?:
+	      pin(NULL, skel->maps.task_set, "task_set") ?:
+	      pin(NULL, skel->maps.ceiling, "ceiling") ?:
+	      pin(skel->links.userns_mask_capable, NULL, "capable") ?:
+	      pin(skel->links.userns_mask_inherit, NULL, "inherit") ?:
+	      pin(skel->links.userns_mask_ceiling, NULL, "record_ceiling");
+	userns_mask_bpf__destroy(skel);
+	return err;
+}
+
+static int detach(void)
+{
+	static const char *const names[] = {
+		"capable", "inherit", "record_ceiling", "mask", "task_set",
+		"ceiling",
+	};
+	char path[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", PIN_DIR, names[i]);
+		if (unlink(path) && errno != ENOENT)
+			return fail(path, errno);
+	}
+	return rmdir(PIN_DIR) && errno != ENOENT ? fail(PIN_DIR, errno) : 0;
+}
+
+static int lower(const char *pid_text, char *list)
+{
+	int map = pinned("task_set"), pidfd, err = 0;
+	__u64 caps, set = FULL;
+	char *end;
+	long pid = strtol(pid_text, &end, 10);
+
+	if (map < 0)
+		return 2;
+	if (*end || pid <= 0) {
+		fprintf(stderr, "userns-mask: '%s' is not a pid\n", pid_text);
+		return 2;
+	}
+	if (parse_caps(list, &caps))
+		return 2;
+	pidfd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
+	if (pidfd < 0)
+		return fail(pid_text, errno);
+	bpf_map_lookup_elem(map, &pidfd, &set);
+	set &= ~caps;
+	if (bpf_map_update_elem(map, &pidfd, &set, BPF_ANY))
+		err = fail("lowering the set", errno);
+	close(pidfd);
+	return err;
+}
+
+static int show(const char *pid_text)
+{
+	int mask = pinned("mask"), sets = pinned("task_set");
+	int ceilings = pinned("ceiling"), pidfd;
+	__u64 m = FULL, set = FULL, c = FULL;
+	char path[64];
+	struct stat st;
+	__u32 key = 0, inum;
+
+	if (mask < 0 || sets < 0 || ceilings < 0)
+		return 2;
+	bpf_map_lookup_elem(mask, &key, &m);
+	printf("mask %016llx\n", (unsigned long long)m);
+	if (!pid_text)
+		return 0;
+	pidfd = syscall(SYS_pidfd_open, atoi(pid_text), 0);
+	snprintf(path, sizeof(path), "/proc/%s/ns/user", pid_text);
+	if (pidfd < 0 || stat(path, &st))
+		return fail(pid_text, errno);
+	bpf_map_lookup_elem(sets, &pidfd, &set);
+	inum = st.st_ino;
+	bpf_map_lookup_elem(ceilings, &inum, &c);
+	printf("set %016llx\nceiling %016llx\n", (unsigned long long)set,
+	       (unsigned long long)c);
+	close(pidfd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	__u64 mask = FULL;
+	int map;
+
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "attach") && argc <= 3)
+		return argc == 3 && parse_mask(argv[2], &mask) ? 2 :
+		       attach(mask);
+	if (!strcmp(argv[1], "mask") && argc == 3) {
+		if (parse_mask(argv[2], &mask))
+			return 2;
+		map = pinned("mask");
+		return map < 0 ? 2 : set_mask(map, mask);
+	}
+	if (!strcmp(argv[1], "lower") && argc == 4)
+		return lower(argv[2], argv[3]);
+	if (!strcmp(argv[1], "show") && argc <= 3)
+		return show(argc == 3 ? argv[2] : NULL);
+	if (!strcmp(argv[1], "detach") && argc == 2)
+		return detach();
+	return usage();
+}
