@@ -271,7 +271,7 @@ check-distro: tree $(GUEST_BINS) $(B)/disk.img
 # -icount for instruction counts.  RUNS=5 ICOUNT_RUNS=2 by default.
 # BENCH_CONFIG=distro: both kernels on Debian's cloud-amd64 config, the
 # capability part only, into build/bench-distro/ (not in CI: 46 min cold).
-bench: tree
+bench: tree alt
 	@scripts/bench.sh
 
 export-patches:

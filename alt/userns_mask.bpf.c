@@ -9,6 +9,8 @@
  *            loader, which needs CAP_BPF and CAP_SYS_ADMIN, can lower it
  *   ceiling  recorded for each user namespace when it is made (fexit of
  *            create_user_ns()): the parent's ceiling and the creator's set
+ *   ptrace   a task controls another only if its set holds all of the
+ *            other's
  *
  * The capable hook runs after commoncap has granted; it then refuses what
  * the clamps cut.  A capability held in the initial namespace is never
@@ -158,6 +160,28 @@ int BPF_PROG(userns_mask_inherit, struct task_struct *task,
 	if (child)
 		*child = set;
 	return 0;
+}
+
+/*
+ * Control of another task needs a set that holds all of its, as the
+ * series' ptrace rule: otherwise a lowered task could drive a fuller one
+ * of the same user to make what it may not.
+ */
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(userns_mask_ptrace, struct task_struct *child, unsigned int mode,
+	     int ret)
+{
+	if (ret)
+		return ret;
+	return set_of(child) & ~set_of(bpf_get_current_task_btf()) ? -EPERM : 0;
+}
+
+SEC("lsm/ptrace_traceme")
+int BPF_PROG(userns_mask_traceme, struct task_struct *parent, int ret)
+{
+	if (ret)
+		return ret;
+	return set_of(bpf_get_current_task_btf()) & ~set_of(parent) ? -EPERM : 0;
 }
 
 /* A new user namespace: the parent's ceiling and the creator's set. */

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -62,16 +63,21 @@ static int parse_mask(const char *text, __u64 *mask)
 	return 0;
 }
 
-/* A comma-separated list of capability names, as libcap spells them. */
+/*
+ * A comma-separated list of capability names, as capabilities(7) spells
+ * them, with or without their "cap_" prefix, in any case.
+ */
 static int parse_caps(char *list, __u64 *caps)
 {
-	char *name, *save = NULL;
+	char *name, *save = NULL, full[64];
 	cap_value_t cap;
 
 	*caps = 0;
 	for (name = strtok_r(list, ",", &save); name;
 	     name = strtok_r(NULL, ",", &save)) {
-		if (cap_from_name(name, &cap)) {
+		snprintf(full, sizeof(full), "%s%s",
+			 strncasecmp(name, "cap_", 4) ? "cap_" : "", name);
+		if (cap_from_name(full, &cap)) {
 			fprintf(stderr, "userns-mask: unknown capability '%s'\n",
 				name);
 			return 2;
@@ -89,8 +95,8 @@ static int pinned(const char *name)
 	snprintf(path, sizeof(path), "%s/%s", PIN_DIR, name);
 	fd = bpf_obj_get(path);
 	if (fd < 0)
-		fprintf(stderr, "userns-mask: %s: %s (not attached?)\n", path,
-			strerror(errno));
+		fprintf(stderr, "userns-mask: %s: %s%s\n", path, strerror(errno),
+			errno == ENOENT ? " (not attached?)" : "");
 	return fd;
 }
 
@@ -133,24 +139,38 @@ static int attach(__u64 mask)
 	      pin(NULL, skel->maps.ceiling, "ceiling") ?:
 	      pin(skel->links.userns_mask_capable, NULL, "capable") ?:
 	      pin(skel->links.userns_mask_inherit, NULL, "inherit") ?:
-	      pin(skel->links.userns_mask_ceiling, NULL, "record_ceiling");
+	      pin(skel->links.userns_mask_ceiling, NULL, "record_ceiling") ?:
+	      pin(skel->links.userns_mask_ptrace, NULL, "ptrace") ?:
+	      pin(skel->links.userns_mask_traceme, NULL, "traceme");
 	userns_mask_bpf__destroy(skel);
 	return err;
 }
 
+/*
+ * Unpin everything.  A link dropped with its pin is released from a
+ * workqueue, later; one whose last reference is our descriptor is
+ * released as we close it, so that the programs are gone when we return.
+ */
 static int detach(void)
 {
 	static const char *const names[] = {
-		"capable", "inherit", "record_ceiling", "mask", "task_set",
-		"ceiling",
+		"capable", "inherit", "record_ceiling", "ptrace", "traceme",
+		"mask", "task_set", "ceiling",
 	};
 	char path[128];
 	size_t i;
+	int fd;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", PIN_DIR, names[i]);
-		if (unlink(path) && errno != ENOENT)
+		fd = bpf_obj_get(path);
+		if (unlink(path) && errno != ENOENT) {
+			if (fd >= 0)
+				close(fd);
 			return fail(path, errno);
+		}
+		if (fd >= 0)
+			close(fd);
 	}
 	return rmdir(PIN_DIR) && errno != ENOENT ? fail(PIN_DIR, errno) : 0;
 }

@@ -69,28 +69,44 @@ done
 case $parts in *" caps "*)
 gcc -O2 -Wall -Wextra -Wno-unused-parameter -static \
 	-o "$out/nscaps_bench" "$top/bench/nscaps_bench.c"
+# On Debian's config, the BPF LSM version of the clamps (alt/) runs on the
+# stock kernel too, loaded at boot with the mask of ours' second pass.
+bpf_kernels=
+bpf_loader=
+if [ "${BENCH_CONFIG:-tiny}" = distro ]; then
+	bpf_kernels=bpf
+	bpf_loader=$top/build/alt/userns-mask
+fi
+# shellcheck disable=SC2086 # empty or one file
 SUITES="" OUT=$out/initramfs.cpio.gz "$top/scripts/initramfs.sh" \
-	"$out/nscaps_bench"
+	"$out/nscaps_bench" $bpf_loader
 
 csv=$out/runs.csv
 echo "kernel,clock,run,label,op,iterations,ticks_per_op,ns_per_op" >"$csv"
 boot() { # kernel clock run
-	local log=$out/boot-$1-$2-$3.log opts=
+	local log=$out/boot-$1-$2-$3.log opts= image=$1 append=
 	[ "$2" = icount ] && opts="-icount shift=0,sleep=off"
+	if [ "$1" = bpf ]; then
+		image=stock
+		append=nscaps.bpf=1fffffcffff
+	fi
 	echo "bench: $1 kernel, $2 clock, run $3"
-	KERNEL=$out/bzImage-$1 INITRD=$out/initramfs.cpio.gz SMP=1 \
-		QEMU_OPTS="$opts" "$top/scripts/qemu.sh" bench "$log" "$limit"
+	KERNEL=$out/bzImage-$image INITRD=$out/initramfs.cpio.gz SMP=1 \
+		APPEND="$append" QEMU_OPTS="$opts" \
+		"$top/scripts/qemu.sh" bench "$log" "$limit"
 	grep -q '^==> bench done rc=0' "$log" ||
 		{ echo "bench: the run failed, see $log" >&2; exit 1; }
 	sed -n "s/^bench,/$1,$2,$3,/p" "$log" | tr -d '\r' >>"$csv"
 }
 for run in $(seq "$runs"); do
-	boot stock wall "$run"
-	boot ours wall "$run"
+	for k in stock ours $bpf_kernels; do
+		boot "$k" wall "$run"
+	done
 done
 for run in $(seq "$icount_runs"); do
-	boot stock icount "$run"
-	boot ours icount "$run"
+	for k in stock ours $bpf_kernels; do
+		boot "$k" icount "$run"
+	done
 done
 
 python3 "$top/bench/report.py" "$csv" "$out"

@@ -40,7 +40,7 @@ static int loader(uid_t uid, const char *args)
 	if (!pid) {
 		if (uid && become(uid, false))
 			_exit(125);
-		snprintf(cmd, sizeof(cmd), LOADER " %s 2>/dev/null", args);
+		snprintf(cmd, sizeof(cmd), LOADER " %s", args);
 		execl("/bin/sh", "sh", "-c", cmd, NULL);
 		_exit(126);
 	}
@@ -76,11 +76,20 @@ static long long bpf_ceiling(pid_t pid)
 	return found;
 }
 
+/* In a child: a user and network namespace of its own, then lo's MTU. */
 static int own_ns_lo_mtu(const struct agent_cmd *c)
 {
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET))
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
 		return errno;
-	return net_lo_mtu();
+	if (!pid)
+		_exit(unshare(CLONE_NEWUSER | CLONE_NEWNET) ? errno :
+		      net_lo_mtu());
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
 FIXTURE(bpf) {
@@ -100,6 +109,8 @@ FIXTURE_SETUP(bpf)
 	ASSERT_EQ(0, agent_start(&self->c, &c));
 	/* The container runs before the BPF program is there. */
 	ASSERT_EQ(0, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+	/* What an earlier test left attached, had it stopped half-way. */
+	loader(0, "detach");
 	ASSERT_EQ(0, loader(0, "attach"));
 }
 

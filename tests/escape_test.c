@@ -422,7 +422,10 @@ static int session_to_parent(void)
 	if (!pid) {
 		if (unshare(CLONE_NEWUSER))
 			_exit(errno);
-		if (HAS(task_caps(0, "CapClamped:"), CAP_SYS_ADMIN))
+		long long clamped = task_caps(0, "CapClamped:");
+
+		/* No CapClamped line: a kernel without the series. */
+		if (clamped > 0 && HAS(clamped, CAP_SYS_ADMIN))
 			_exit(ENOTRECOVERABLE);
 		_exit(unshare(CLONE_NEWNET) ? errno : net_lo_mtu());
 	}
