@@ -241,14 +241,16 @@ check-bpf: guest
 # make check-distro: every suite of make check on Debian's own cloud-amd64
 # config with its modules, LSMs (AppArmor by default) and audit
 # (scripts/distro.sh, kernel/config/distro/distro.config), then make
-# check-compat's boots on that kernel (without the stock column).  Not in
-# CI: one hour from a cold ccache, 13 min warm.  The log is
-# build/check-distro.log.
+# check-compat's boots on that kernel (without the stock column), then the
+# BPF LSM version's suite on the stock tree built from Debian's config
+# (scripts/distro-stock.sh).  Not in CI: over an hour from a cold
+# ccache.  The log is build/check-distro.log.
 DISTRO := $(B)/distro
 DISTRO_TIMEOUT ?= 3600
-check-distro: tree $(GUEST_BINS) $(B)/disk.img
-	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT)" \
-		PLAIN="nsfs_owner nsfs_pidns" ALONE="$(ALONE) $(COMPAT)" \
+check-distro: guest
+	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT) $(BPF_SUITES)" \
+		PLAIN="nsfs_owner nsfs_pidns" \
+		ALONE="$(ALONE) $(COMPAT) $(BPF_SUITES)" \
 		scripts/distro.sh $(GUEST_BINS)
 	@echo "check-distro: booting Debian's config (log: $(B)/check-distro.log)"
 	@KERNEL=$(DISTRO)/bzImage INITRD=$(DISTRO)/initramfs.cpio.gz \
@@ -264,7 +266,13 @@ check-distro: tree $(GUEST_BINS) $(B)/disk.img
 	@cat $(B)/check-distro-compat-matrix.txt
 	@cat $(B)/check-distro-compat.log $(B)/check-distro-compat-boot.log \
 		>>$(B)/check-distro.log
-	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT)" \
+	@scripts/distro-stock.sh
+	@echo "check-distro: the BPF LSM version on the stock kernel (log: $(B)/check-distro-bpf.log)"
+	@KERNEL=$(B)/bench-distro/bzImage-stock INITRD=$(B)/initramfs.cpio.gz \
+		APPEND="nscaps.suites=$(BPF_SUITES)" \
+		scripts/qemu.sh check $(B)/check-distro-bpf.log 600 || true
+	@cat $(B)/check-distro-bpf.log >>$(B)/check-distro.log
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT) $(BPF_SUITES)" \
 		-f scripts/summarize.awk $(B)/check-distro.log
 
 # Stock (debian-base) against ours, same fragment, alternate boots; then

@@ -38,7 +38,7 @@ distro)
 		     "part only (its guest loads no modules)" >&2
 		exit 1
 	esac
-	"$top/scripts/deps.sh" linux-config-6.12
+	"$top/scripts/deps.sh" linux-config-6.12 dwarves
 	kconfig() {
 		BASE_CONFIG=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz} \
 			FRAGMENTS=$top/kernel/config/bench/distro.config \
