@@ -1,7 +1,8 @@
 #!/bin/bash
 # Unpack Debian's linux-source-6.12 into build/linux as a git repository whose
 # first commit is the pristine tree (tag debian-base), then apply every patch
-# named in kernel/series with git am.  Re-running with the same series is a
+# named in kernel/series (paths under kernel/: the postings, in the order
+# they go out) with git am.  Re-running with the same series is a
 # no-op; a changed series resets the tree to debian-base and applies it anew.
 set -eu
 
@@ -16,7 +17,7 @@ git_k() { git -C "$tree" -c user.name=nscaps -c user.email=nscaps@localhost "$@"
 # The stamp names the tarball and the exact bytes of every listed patch.
 want=$( { ls -l --time-style=+%s "$tarball"; cat "$series";
 	  grep -v '^\s*\(#\|$\)' "$series" | while read -r p; do
-		cat "$top/kernel/patches/$p"; done; } | sha256sum | cut -d' ' -f1)
+		cat "$top/kernel/$p"; done; } | sha256sum | cut -d' ' -f1)
 head() { git -C "$tree" rev-parse -q --verify HEAD 2>/dev/null || true; }
 if [ "${1:-}" = --record ]; then
 	# export-patches.sh: the tree is the series, as exported.
@@ -54,7 +55,7 @@ git_k am --abort >/dev/null 2>&1 || true
 git_k reset -q --hard debian-base
 git_k clean -q -fdx
 grep -v '^\s*\(#\|$\)' "$series" | while read -r p; do
-	if ! git_k am -q "$top/kernel/patches/$p" >/dev/null 2>&1; then
+	if ! git_k am -q "$top/kernel/$p" >/dev/null 2>&1; then
 		git_k am --abort >/dev/null 2>&1 || true
 		echo "tree: patch does not apply: $p" >&2
 		exit 1
