@@ -26,15 +26,18 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
 	loopback_test \
-	escape_test erofs_test lsm_test tool_test fuzz_test stress_test \
-	audit_test
+	escape_test erofs_file_test erofs_test lsm_test tool_test fuzz_test \
+	stress_test audit_test
 # Suites that need a kernel command line of their own: make check boots the
 # guest a second time for them, with BOOT_APPEND.
 ALONE := boot_mask_test
-BOOT_APPEND := userns_cap_mask=1ffffffefff userns_cap_mask=zz
+BOOT_APPEND := sysctl.kernel.userns_cap_mask=1ffffffefff \
+	sysctl.kernel.userns_cap_mask=zz
 # The tree's own selftests for this area; the nsfs ones are plain programs
-# (exit status only) that guest/init reports as one test each.
-TREE_TESTS := test_execve nsfs_owner nsfs_pidns
+# (exit status only) that guest/init reports as one test each; kselftest
+# is the series' own (tools/testing/selftests/userns_caps), run by the
+# kselftest runner.
+TREE_TESTS := test_execve nsfs_owner nsfs_pidns kselftest
 # Debian's own sandboxes and network tools under each clamp (make
 # check-compat): a suite that runs only when a boot selects it, and the
 # program its sandboxes run.
@@ -51,7 +54,7 @@ TOOL_LIB := tool/nsinfo.c tool/model.c
 
 .PHONY: help deps tree kernel guest check check-debug check-smp check-distro check-compat \
 	check-bpf alt demo shell \
-	tool fuzz bench export-patches checkpatch check-series clean
+	tool fuzz bench export-patches checkpatch check-series postings clean
 
 help:
 	@sed -n '2,7s/^# \{0,1\}//p' Makefile
@@ -69,9 +72,10 @@ help:
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
 	@echo "  BENCH_CONFIG=distro make bench   the same on Debian's config (46 min cold)"
-	@echo "  make export-patches  build/linux commits -> kernel/patches, series"
+	@echo "  make export-patches  build/linux commits -> kernel/postings/, as cut by kernel/series"
 	@echo "  make checkpatch      checkpatch.pl --strict on every patch"
-	@echo "  make check-series    build every patch on its own, checkpatch each"
+	@echo "  make check-series    every prefix built, checkpatch'd, KUnit booted; suites at each posting's end"
+	@echo "  make postings        build/postings/: the postings addressed, checked to apply"
 
 deps:
 	@scripts/deps.sh
@@ -114,6 +118,19 @@ $(B)/tests/test_execve $(B)/tests/validate_cap: $(B)/tests/%: kernel/series | ke
 	$(CC_GUEST) -O2 -static -std=gnu99 -isystem $(HDRS) -I$(SELFT) -w \
 		-o $@ $(SELFT)/capabilities/$*.c -lcap-ng
 
+# The series' kselftest, built static against our headers and installed
+# with the kselftest runner into $(KSFT), which the guest carries as
+# /kselftest; guest/kselftest runs it.
+KSFT := $(B)/kselftest
+$(B)/tests/kselftest: guest/kselftest kernel/series | kernel
+	@rm -rf $(KSFT) $(B)/kselftest-build
+	@$(MAKE) -s -C $(SELFT) TARGETS=userns_caps \
+		O=$(CURDIR)/$(B)/kselftest-build \
+		KHDR_INCLUDES="-isystem $(CURDIR)/$(HDRS)" LDFLAGS=-static \
+		INSTALL_PATH=$(CURDIR)/$(KSFT) install >/dev/null
+	@mkdir -p $(@D)
+	cp $< $@
+
 $(B)/tests/nsfs_%: kernel/series | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
@@ -140,7 +157,7 @@ guest: kernel $(GUEST_BINS) $(B)/disk.img
 	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT) $(BPF_SUITES)" \
 		PLAIN="nsfs_owner nsfs_pidns" \
 		ALONE="$(ALONE) $(COMPAT) $(BPF_SUITES)" \
-		MODULES=$(KOUT)/modroot \
+		MODULES=$(KOUT)/modroot KSELFTEST=$(KSFT) \
 		scripts/initramfs.sh $(GUEST_BINS)
 
 # The guest's second disk: ext4 with fs-verity and the EROFS images of
@@ -156,7 +173,8 @@ check: guest $(B)/nscaps
 		scripts/qemu.sh check $(B)/check-boot.log 300 || true
 	@cat $(B)/check-boot.log >>$(B)/check.log
 	@scripts/host-tool-check.sh $(B)/nscaps >>$(B)/check.log
-	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) host_tool" \
+	@scripts/man-lint.sh >>$(B)/check.log
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) host_tool man_pages" \
 		-f scripts/summarize.awk $(B)/check.log
 
 demo: guest
@@ -250,7 +268,7 @@ DISTRO_TIMEOUT ?= 3600
 check-distro: guest
 	@SUITES="$(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT) $(BPF_SUITES)" \
 		PLAIN="nsfs_owner nsfs_pidns" \
-		ALONE="$(ALONE) $(COMPAT) $(BPF_SUITES)" \
+		ALONE="$(ALONE) $(COMPAT) $(BPF_SUITES)" KSELFTEST=$(KSFT) \
 		scripts/distro.sh $(GUEST_BINS)
 	@echo "check-distro: booting Debian's config (log: $(B)/check-distro.log)"
 	@KERNEL=$(DISTRO)/bzImage INITRD=$(DISTRO)/initramfs.cpio.gz \
@@ -287,10 +305,16 @@ export-patches:
 
 checkpatch: tree
 	@cd $(LINUX) && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict \
-		--terse $(addprefix $(CURDIR)/kernel/patches/,$(shell grep -v '^#' kernel/series))
+		--terse $(addprefix $(CURDIR)/kernel/,$(shell grep -v '^#' kernel/series))
 
-check-series: tree
+# Every prefix of every posting built both ways, checkpatch'd and booted
+# for KUnit; at each posting's end, the suites it makes hold.
+check-series: guest
 	@scripts/check-series.sh
+
+# The postings, addressed and ready to mail, in build/postings/.
+postings: tree
+	@scripts/postings.sh
 
 clean:
 	rm -rf $(B)/kbuild $(B)/tests $(B)/initramfs* $(B)/*.log $(B)/bzImage

@@ -1,28 +1,47 @@
 #!/bin/bash
-# Build every prefix of the series, one patch at a time, twice (the KUnit
-# suites as a module, as distributions build KUnit, and built in), and run
-# checkpatch.pl --strict on each patch: every patch must build on its own,
-# either way, without a warning.  Options of the fragments that a prefix
-# does not define yet are passed over.  Uses a worktree of build/linux
-# (build/series-tree) and output directories of its own, so the main build
-# is left alone.  SERIES_BUILDS="m" builds the module variant only (the
-# one distributions need; about half the time), SERIES_BUILDS="y" the
-# built-in one only.  SERIES_FROM=N starts at patch N (the prefixes before
-# it are taken as checked: for resuming a run that was stopped).
+# Every prefix of every posting, one patch at a time: build it twice (the
+# KUnit suites as a module, as distributions build KUnit, and built in),
+# run checkpatch.pl --strict on the patch, and boot the built-in kernel,
+# whose KUnit suites run at boot.  At the last patch of a posting, that
+# boot also runs the suites the postings so far make hold (POSTING_SUITES
+# below), and from the clamps' posting on, a second boot runs the mask
+# from the command line.  Options of the fragments that a prefix does not
+# define yet are passed over.  Uses a worktree of build/linux
+# (build/series-tree) and output directories of its own, so the main
+# build is left alone.  SERIES_FROM=N starts at patch N (the prefixes
+# before it are taken as checked: for resuming a run that was stopped).
+# Needs make guest's initramfs and disk (make check-series builds them).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 wt=$top/build/series-tree
+b=$top/build
+
+# What each posting makes hold, beyond the postings before it.
+declare -A POSTING_SUITES=(
+	[1-commoncap-kunit]="uts_owner_test owner_rule_test hostname_test
+		kill_test ptrace_test powerless_test setid_test
+		procmount_test test_execve nsfs_owner nsfs_pidns"
+	[2-userns-cap-clamps]="ceiling_test loopback_test escape_test
+		lsm_test tool_test fuzz_test stress_test kselftest"
+	[3-userns-cap-clamps-audit]="audit_test"
+	[4-erofs-file-backed]="erofs_file_test"
+	[5-erofs-userns-mount]="erofs_test"
+)
+# From this posting on, the mask may come from the command line.
+ALONE_FROM=2-userns-cap-clamps
+BOOT_APPEND="sysctl.kernel.userns_cap_mask=1ffffffefff sysctl.kernel.userns_cap_mask=zz"
+
 git -C "$tree" worktree prune
 [ -d "$wt" ] || git -C "$tree" worktree add -q --detach "$wt" debian-base
 
 # build NAME [FRAGMENT]: build the worktree into build/series-kbuild-NAME.
 build() {
-	local log=$top/build/series-build-$1.log
+	local log=$b/series-build-$1.log
 	if KCONFIG_MISSING_OK=1 EXTRA_FRAGMENTS=${2:-} KSRC=$wt \
-	   KBUILD_OUT=$top/build/series-kbuild-$1 \
-	   BZIMAGE=$top/build/series-bzImage-$1 "$top/scripts/kernel.sh" \
+	   KBUILD_OUT=$b/series-kbuild-$1 \
+	   BZIMAGE=$b/series-bzImage-$1 "$top/scripts/kernel.sh" \
 	   >"$log" 2>&1 && ! grep -q 'warning:' "$log"; then
 		echo ok
 	else
@@ -31,46 +50,84 @@ build() {
 	fi
 }
 
+# boot LOG EXPECT SUITES [APPEND]: boot the built-in kernel to run SUITES
+# (none: KUnit alone), and summarize LOG into LOG.summary.
+boot() {
+	KERNEL=$b/series-bzImage-y APPEND="nscaps.suites=$3 ${4:-}" \
+		"$top/scripts/qemu.sh" check "$1" 900 >/dev/null 2>&1 || true
+	awk -v expect="$2" -f "$top/scripts/summarize.awk" "$1" >"$1.summary"
+}
+
+mapfile -t commits < <(git -C "$tree" rev-list --reverse debian-base..HEAD)
+mapfile -t listed < <(grep -v '^\s*\(#\|$\)' "$top/kernel/series")
+if [ "${#commits[@]}" != "${#listed[@]}" ]; then
+	echo "check-series: build/linux is not kernel/series; run make tree" >&2
+	exit 1
+fi
 from=${SERIES_FROM:-1}
-total=$(git -C "$tree" rev-list --count debian-base..HEAD)
 case $from in
 '' | *[!0-9]* | 0*)
 	echo "check-series: SERIES_FROM is a patch number from 1, not '$from'" >&2
 	exit 1 ;;
 esac
-if [ "$from" -gt "$total" ]; then
-	echo "check-series: SERIES_FROM=$from, but the series has $total patches" >&2
+if [ "$from" -gt "${#commits[@]}" ]; then
+	echo "check-series: SERIES_FROM=$from, but the series has ${#commits[@]} patches" >&2
 	exit 1
 fi
+
 fail=0
-n=0
-printf '%-8s %-8s %-8s %s\n' module builtin style patch
-for c in $(git -C "$tree" rev-list --reverse debian-base..HEAD); do
-	n=$((n + 1))
+suites=""
+alone=""
+printf '%-7s %-7s %-7s %-7s %s\n' module builtin style kunit patch
+for n in $(seq 1 "${#commits[@]}"); do
+	c=${commits[$((n - 1))]}
+	dir=$(dirname "${listed[$((n - 1))]}")
+	posting=${dir#postings/}
+	last=yes
+	if [ "$n" -lt "${#commits[@]}" ] &&
+	   [ "$(dirname "${listed[$n]}")" = "$dir" ]; then
+		last=no
+	fi
+	if [ "$last" = yes ]; then
+		suites="$suites ${POSTING_SUITES[$posting]:-}"
+		[ "$posting" = "$ALONE_FROM" ] && alone=boot_mask_test
+	fi
 	[ "$n" -ge "$from" ] || continue
-	subject=$(git -C "$tree" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q --detach "$c"
-	module=skipped
-	builtin=skipped
-	case " ${SERIES_BUILDS:-m y} " in *" m "*)
-		module=$(build m)
-	esac
-	case " ${SERIES_BUILDS:-m y} " in *" y "*)
-		builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
-	esac
+	module=$(build m)
+	builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
 	if git -C "$tree" format-patch -1 --stdout "$c" |
 	   (cd "$wt" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-		--terse --no-summary -) >"$top/build/series-checkpatch.log" 2>&1; then
+		--terse --no-summary -) >"$b/series-checkpatch.log" 2>&1; then
 		style=clean
 	else
 		style=FAILED
-		cat "$top/build/series-checkpatch.log"
+		cat "$b/series-checkpatch.log"
 	fi
-	case "$module $builtin $style" in
-	"ok ok clean" | "ok skipped clean" | "skipped ok clean") ;;
-	*) fail=1 ;;
-	esac
-	printf '%-8s %-8s %-8s %04d %s\n' "$module" "$builtin" "$style" \
-		"$n" "$subject"
+	kunit=skipped
+	if [ "$builtin" = ok ]; then
+		if boot "$b/series-boot.log" kunit none; then
+			kunit=ok
+		else
+			kunit=FAILED
+			sed 's/^/    /' "$b/series-boot.log.summary"
+		fi
+	fi
+	[ "$module $builtin $style $kunit" = "ok ok clean ok" ] || fail=1
+	printf '%-7s %-7s %-7s %-7s %s\n' "$module" "$builtin" "$style" \
+		"$kunit" "${listed[$((n - 1))]#postings/}"
+	[ "$last" = yes ] && [ "$builtin" = ok ] || continue
+	# The end of a posting: what every posting so far makes hold.
+	# shellcheck disable=SC2086
+	set -- $suites
+	echo "  end of $posting: the suites of the postings so far ($#)"
+	boot "$b/series-$posting.log" "kunit $*" "$(IFS=,; echo "$*")" || fail=1
+	sed 's/^/    /' "$b/series-$posting.log.summary"
+	if [ -n "$alone" ]; then
+		echo "  end of $posting: $alone, with $BOOT_APPEND"
+		boot "$b/series-$posting-boot.log" "$alone" "$alone" \
+			"$BOOT_APPEND" || fail=1
+		sed 's/^/    /' "$b/series-$posting-boot.log.summary"
+	fi
 done
 exit $fail

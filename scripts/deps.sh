@@ -10,7 +10,8 @@ pkgs="linux-source-6.12 qemu-system-x86 busybox-static build-essential
       python3-ply python3-git gnuplot-nox
       erofs-utils fsverity keyutils e2fsprogs libcap2-bin
       squashfs-tools squashfuse
-      clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev $*"
+      clang llvm libbpf-dev bpftool zlib1g-dev libzstd-dev
+      mandoc groff-base $*"
 
 missing=""
 for p in $pkgs; do

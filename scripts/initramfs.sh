@@ -5,7 +5,8 @@
 # status only and are turned into one TAP result each; those named in
 # ALONE run only when the kernel command line selects them
 # (nscaps.suites=).  MODULES names a
-# tree of kernel modules to carry, OVERLAY one to copy over the root.  OUT
+# tree of kernel modules to carry, OVERLAY one to copy over the root,
+# KSELFTEST an installed kselftest tree.  OUT
 # names another archive (make bench).
 set -eu
 
@@ -22,6 +23,11 @@ cp "$@" "$root/tests/"
 # libraries it needs).
 if [ -n "${OVERLAY:-}" ]; then
 	cp -a "$OVERLAY"/. "$root/"
+fi
+# KSELFTEST: an installed kselftest tree (its run_kselftest.sh), carried
+# as /kselftest for guest/kselftest.
+if [ -n "${KSELFTEST:-}" ]; then
+	cp -a "$KSELFTEST" "$root/kselftest"
 fi
 # MODULES: a tree holding lib/modules/RELEASE (scripts/kernel.sh's modroot).
 if [ -n "${MODULES:-}" ] && [ -d "$MODULES/lib/modules" ]; then
