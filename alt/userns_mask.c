@@ -118,13 +118,38 @@ static int pin(struct bpf_link *link, struct bpf_map *map, const char *name)
 	return err ? fail(path, -err) : 0;
 }
 
+static int detach(void);
+
+/*
+ * The pins hold the programs attached and name the maps, so they go in a
+ * directory only root may change.  bpffs's root is writable by everyone
+ * (sticky, as /tmp): a user who made the directory first could unpin the
+ * programs, which detaches them, or swap the maps under root's commands.
+ */
+static int pin_dir(void)
+{
+	struct stat st;
+
+	if (mkdir(PIN_DIR, 0700) && errno != EEXIST)
+		return fail(PIN_DIR, errno);
+	if (lstat(PIN_DIR, &st))
+		return fail(PIN_DIR, errno);
+	if (!S_ISDIR(st.st_mode) || st.st_uid || (st.st_mode & 077)) {
+		fprintf(stderr, "userns-mask: %s is not a directory that root alone may change; not pinning there\n",
+			PIN_DIR);
+		return 1;
+	}
+	return 0;
+}
+
 static int attach(__u64 mask)
 {
 	struct userns_mask_bpf *skel;
 	int err;
 
-	if (mkdir(PIN_DIR, 0700) && errno != EEXIST)
-		return fail(PIN_DIR, errno);
+	err = pin_dir();
+	if (err)
+		return err;
 	skel = userns_mask_bpf__open_and_load();
 	if (!skel)
 		return fail("loading the BPF programs", errno);
@@ -143,6 +168,9 @@ static int attach(__u64 mask)
 	      pin(skel->links.userns_mask_ptrace, NULL, "ptrace") ?:
 	      pin(skel->links.userns_mask_traceme, NULL, "traceme");
 	userns_mask_bpf__destroy(skel);
+	/* All or nothing: a half-pinned set of hooks is no mask. */
+	if (err)
+		detach();
 	return err;
 }
 

@@ -356,7 +356,7 @@ TEST_F(audit, set_clear_all)
 }
 
 /*
- * Audit gets every denial; the kernel log's per-user limit (10 in 5
+ * Audit gets every denial; the kernel log's sample (10 in 5
  * seconds) does not apply to it.
  */
 TEST_F(audit, every_denial)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The system mask from the kernel command line.  make check boots the
- * guest a second time to run this suite alone, with
+ * The system mask from the kernel command line, as any sysctl is set
+ * there.  make check boots the guest a second time to run this suite
+ * alone, with
  *
- *   userns_cap_mask=1ffffffefff userns_cap_mask=zz
+ *   sysctl.kernel.userns_cap_mask=1ffffffefff
+ *   sysctl.kernel.userns_cap_mask=zz
  *
- * every capability but CAP_NET_ADMIN, then a value the kernel must report
- * and ignore.  guest/init reads the mask before it does anything else and
+ * every capability but CAP_NET_ADMIN, then a value the sysctl must refuse
+ * and the kernel report.  guest/init reads the mask before it does anything else and
  * passes it on as NSCAPS_MASK_AT_INIT.  Without the parameter every test
  * is skipped.
  *
@@ -20,10 +22,11 @@
 #include "nscaps_test.h"
 
 #define NET		(1LL << CAP_NET_ADMIN)
-#define REFUSED		"userns_cap_mask=zz: not a hexadecimal mask of known capabilities, ignored"
+#define PARAM		"sysctl.kernel.userns_cap_mask="
+#define REFUSED		"Failed to set sysctl parameter 'kernel.userns_cap_mask=zz': invalid value"
 
 /*
- * The mask the command line asks for: its first userns_cap_mask= that is
+ * The mask the command line asks for: its first PARAM that is
  * a valid mask; -1 if there is none.  Whether a refused value follows is
  * told in @refused.
  */
@@ -42,10 +45,10 @@ static long long cmdline_mask(bool *refused)
 	close(fd);
 	line[n > 0 ? n : 0] = '\0';
 	for (arg = strtok(line, " \n"); arg; arg = strtok(NULL, " \n")) {
-		if (strncmp(arg, "userns_cap_mask=", 16))
+		if (strncmp(arg, PARAM, strlen(PARAM)))
 			continue;
 		errno = 0;
-		v = strtoll(arg + 16, &end, 16);
+		v = strtoll(arg + strlen(PARAM), &end, 16);
 		if (errno || *end || (v & ~ALL_CAPS))
 			*refused = true;
 		else if (mask < 0)
@@ -65,7 +68,7 @@ FIXTURE_SETUP(boot)
 {
 	self->mask = cmdline_mask(&self->refused);
 	if (self->mask < 0)
-		SKIP(return, "no userns_cap_mask= on the kernel command line");
+		SKIP(return, "no " PARAM " on the kernel command line");
 }
 
 FIXTURE_TEARDOWN(boot)

@@ -19,12 +19,14 @@
  *                  its recorded ceiling lacks CAP_NET_ADMIN
  *   detached       root of C: lo's MTU              allowed
  *   alice          attach, mask, lower               refused
+ *   alice          makes the pin directory first     root's attach refused
  */
 
 #include "kselftest_harness.h"
 #include "nscaps_test.h"
 
 #define LOADER		"/tests/userns-mask"
+#define PIN_DIR		"/sys/fs/bpf/userns_mask"
 #define NET		(1LL << CAP_NET_ADMIN)
 #define KILL		(1LL << CAP_KILL)
 
@@ -190,6 +192,36 @@ TEST_F(bpf, detach_releases)
 	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	ASSERT_EQ(0, loader(0, "detach"));
 	EXPECT_EQ(0, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+}
+
+/*
+ * bpffs's root is writable by everyone: alice may make the loader's pin
+ * directory before root attaches.  Pinned there, the programs would be
+ * hers to unpin, which detaches them, and the maps hers to swap.  The
+ * loader refuses a directory that is not root's alone, and pins nothing.
+ */
+static int alice_mkdir(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return errno;
+	if (!pid)
+		_exit(become(ALICE, false) ? 125 : mkdir(path, 0777) ? errno : 0);
+	if (waitpid(pid, &status, 0) != pid)
+		return errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+TEST_F(bpf, pin_directory_root_s_alone)
+{
+	ASSERT_EQ(0, loader(0, "detach"));
+	ASSERT_EQ(0, alice_mkdir(PIN_DIR));
+	EXPECT_NE(0, loader(0, "attach"));
+	EXPECT_NE(0, access(PIN_DIR "/capable", F_OK));
+	ASSERT_EQ(0, rmdir(PIN_DIR));
+	EXPECT_EQ(0, loader(0, "attach"));
 }
 
 /* No unprivileged user may load the program or change its maps. */
