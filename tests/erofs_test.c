@@ -880,6 +880,85 @@ TEST_F(erofs, trust_withdrawn)
 }
 
 /*
+ * Trust without CAP_SYS_ADMIN, through request_key(2), which links the key
+ * it builds into its destination keyring without asking the keyring's
+ * restriction (the third EROFS review): a task running as the host's uid 0
+ * with no capabilities, which .erofs_trusted's permissions let write it.
+ *
+ *   init: real root     /sbin/request-key sleeps 3 s and fails
+ *   +-- uid 0, no caps  request_key("erofs_digest", other.img's digest,
+ *   |                   "x", .erofs_trusted): blocks while it is built
+ *   +-- C: root         mounts other.img meanwhile      EPERM
+ *
+ * Nor may such a task make a digest key anywhere, which the same path
+ * would link in once made: add_key() to its own keyring      EPERM
+ */
+#define REQUEST_KEY_HELPER	"/sbin/request-key"
+
+/* As uid 0 without capabilities: request @desc into .erofs_trusted. */
+static int request_uncapable(const char *desc, long keyring)
+{
+	if (set_caps("="))
+		return 100;
+	return syscall(SYS_request_key, "erofs_digest", desc, "x",
+		       keyring) < 0 ? errno : 0;
+}
+
+static int add_key_uncapable(const char *desc)
+{
+	if (set_caps("="))
+		return 100;
+	return syscall(SYS_add_key, "erofs_digest", desc, NULL, 0,
+		       KEY_SPEC_PROCESS_KEYRING) < 0 ? errno : 0;
+}
+
+TEST_F(erofs, no_trust_while_built)
+{
+	static const char helper[] = "#!/bin/sh\nsleep 3\nexit 1\n";
+	char desc[160];
+	int status, fd;
+	pid_t pid;
+
+	ASSERT_EQ(0, verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256));
+	ASSERT_EQ(0, digest(IMAGES "/other.img", desc, sizeof(desc)));
+	mkdir("/sbin", 0755);
+	fd = open(REQUEST_KEY_HELPER, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+		  0755);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(helper), write(fd, helper, strlen(helper)));
+	close(fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(request_uncapable(desc, self->w.keyring));
+	sleep(1);
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	unlink(REQUEST_KEY_HELPER);
+	/* The request itself fails, its key built by nobody. */
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
+		    WEXITSTATUS(status) != 100);
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
+}
+
+TEST_F(erofs, no_digest_key_without_caps)
+{
+	char desc[160];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256));
+	ASSERT_EQ(0, digest(IMAGES "/other.img", desc, sizeof(desc)));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(add_key_uncapable(desc));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EPERM, WEXITSTATUS(status));
+}
+
+/*
  * File handles name an inode by its nid, an offset into the metadata: a
  * forged one would have any bytes of the image parsed as an inode.  From
  * C the mount has no export operations: root of C gets no handle for its

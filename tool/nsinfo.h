@@ -19,7 +19,6 @@
 #ifndef PR_CAP_USERNS
 #define PR_CAP_USERNS			0x55534e53
 #define PR_CAP_USERNS_IS_SET		1
-#define PR_CAP_USERNS_RAISE		2
 #define PR_CAP_USERNS_LOWER		3
 #define PR_CAP_USERNS_CLEAR_ALL		4
 #endif
