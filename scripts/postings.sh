@@ -1,8 +1,9 @@
 #!/bin/bash
 # Write the postings of kernel/series, ready to mail, to build/postings/:
-# each patch addressed as get_maintainer.pl says (maintainers in To,
-# reviewers and lists in Cc), each cover letter to all of its posting's
-# recipients.  Then check that each posting applies with git am on the
+# the cover letter and every patch of a posting addressed alike, to all
+# that get_maintainer.pl names for any of its patches (maintainers in To,
+# reviewers and lists in Cc, each address once), so that no patch goes
+# out to nobody and every reviewer sees the whole posting.  Then check that each posting applies with git am on the
 # pristine tree with the postings before it, in a scratch worktree
 # (build/postings-tree).  Send one with: git send-email build/postings/DIR/
 set -eu
@@ -12,13 +13,16 @@ tree=$top/build/linux
 out=$top/build/postings
 wt=$top/build/postings-tree
 
-# recipients ROLE PATCH...: one line of them, comma-separated.
+# recipients ROLE PATCH...: one line of them, comma-separated, each
+# address once (MAINTAINERS may spell one person's name two ways).
 recipients() {
 	local role=$1
 	shift
 	(cd "$tree" && ./scripts/get_maintainer.pl --no-rolestats --no-git \
 		--no-git-fallback $role "$@") |
-		awk 'NF && !seen[$0]++' | paste -sd, - | sed 's/,/, /g'
+		awk 'NF { a = $0; sub(/.*</, "", a); sub(/>.*/, "", a)
+			  if (!seen[tolower(a)]++) print }' |
+		paste -sd, - | sed 's/,/, /g'
 }
 
 # address FILE TO CC: add To: and Cc: after the headers' Subject.
@@ -48,14 +52,14 @@ for dir in $(printf '%s\n' "${listed[@]}" | xargs -n1 dirname | uniq); do
 	cp "$top/kernel/$dir"/*.patch "$out/$name/"
 	mapfile -t patches < <(printf '%s\n' "${listed[@]}" | grep "^$dir/" |
 			       sed "s|^|$top/kernel/|")
-	for p in "${patches[@]}"; do
-		address "$out/$name/$(basename "$p")" \
-			"$(recipients '--no-r --no-l' "$p")" \
-			"$(recipients '--no-m' "$p")"
+	to=$(recipients '--no-r --no-l' "${patches[@]}")
+	cc=$(recipients '--no-m' "${patches[@]}" |
+	     tr ',' '\n' | grep -viFf <(printf '%s\n' "$to" | tr ',' '\n' |
+					sed -n 's/.*<\(.*\)>.*/<\1>/p') |
+	     sed 's/^ *//' | paste -sd, - | sed 's/,/, /g')
+	for f in "$out/$name"/*.patch; do
+		address "$f" "$to" "$cc"
 	done
-	address "$out/$name/0000-cover-letter.patch" \
-		"$(recipients '--no-r --no-l' "${patches[@]}")" \
-		"$(recipients '--no-m' "${patches[@]}")"
 	if git -C "$wt" -c user.name=nscaps -c user.email=nscaps@localhost \
 	   am -q "${patches[@]}" >/dev/null 2>&1; then
 		status="applies"
