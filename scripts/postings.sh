@@ -3,7 +3,9 @@
 # the cover letter and every patch of a posting addressed alike, to all
 # that get_maintainer.pl names for any of its patches (maintainers in To,
 # reviewers and lists in Cc, each address once), so that no patch goes
-# out to nobody and every reviewer sees the whole posting.  Then check that each posting applies with git am on the
+# out to nobody and every reviewer sees the whole posting; the Cc: lines
+# of a cover letter's text (which git send-email reads there) are added
+# to each patch's Cc.  Then check that each posting applies with git am on the
 # pristine tree with the postings before it, in a scratch worktree
 # (build/postings-tree).  Send one with: git send-email build/postings/DIR/
 set -eu
@@ -57,8 +59,14 @@ for dir in $(printf '%s\n' "${listed[@]}" | xargs -n1 dirname | uniq); do
 	     tr ',' '\n' | grep -viFf <(printf '%s\n' "$to" | tr ',' '\n' |
 					sed -n 's/.*<\(.*\)>.*/<\1>/p') |
 	     sed 's/^ *//' | paste -sd, - | sed 's/,/, /g')
-	for f in "$out/$name"/*.patch; do
-		address "$f" "$to" "$cc"
+	# The cover letter's own Cc: lines go to every patch as well.
+	extra=$(sed -n 's/^Cc: //p' "$top/kernel/$dir/0000-cover-letter.patch" |
+		paste -sd, - | sed 's/,/, /g')
+	for f in "$out/$name"/0*.patch; do
+		case $f in
+		*/0000-cover-letter.patch) address "$f" "$to" "$cc" ;;
+		*) address "$f" "$to" "$cc${extra:+${cc:+, }$extra}" ;;
+		esac
 	done
 	if git -C "$wt" -c user.name=nscaps -c user.email=nscaps@localhost \
 	   am -q "${patches[@]}" >/dev/null 2>&1; then
