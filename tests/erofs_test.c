@@ -941,6 +941,55 @@ TEST_F(erofs, no_trust_while_built)
 	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
 }
 
+/*
+ * The fourth review's route: the same task's request leaves a negative key
+ * in .erofs_trusted; linked into its own keyring too, an add_key() there
+ * of the same digest would update it into a positive key, trusted where
+ * it is also linked.
+ */
+static int negative_then_update(const char *desc, long keyring)
+{
+	int keys[64], i, n;
+	char what[256];
+
+	if (set_caps("="))
+		return 100;
+	syscall(SYS_request_key, "erofs_digest", desc, "x", keyring);
+	n = keyctl(KEYCTL_READ, keyring, (long)keys, sizeof(keys));
+	for (i = 0; i < n / (int)sizeof(keys[0]); i++) {
+		if (keyctl(KEYCTL_DESCRIBE, keys[i], (long)what,
+			   sizeof(what)) < 0 || !strstr(what, desc))
+			continue;
+		keyctl(KEYCTL_LINK, keys[i], KEY_SPEC_PROCESS_KEYRING, 0);
+		if (syscall(SYS_add_key, "erofs_digest", desc, "", 0,
+			    KEY_SPEC_PROCESS_KEYRING) < 0)
+			return errno;
+		keyctl(KEYCTL_SET_TIMEOUT, keys[i], 0, 0);
+		return 0;
+	}
+	/* Nothing was left to update: the request made no key here. */
+	return syscall(SYS_add_key, "erofs_digest", desc, "", 0,
+		       KEY_SPEC_PROCESS_KEYRING) < 0 ? errno : 0;
+}
+
+TEST_F(erofs, no_trust_by_update)
+{
+	char desc[160];
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256));
+	ASSERT_EQ(0, digest(IMAGES "/other.img", desc, sizeof(desc)));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(negative_then_update(desc, self->w.keyring));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EPERM, WEXITSTATUS(status));
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
+}
+
 TEST_F(erofs, no_digest_key_without_caps)
 {
 	char desc[160];
