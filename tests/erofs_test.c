@@ -904,7 +904,7 @@ static int request_uncapable(const char *desc, long keyring)
 		       keyring) < 0 ? errno : 0;
 }
 
-static int add_key_uncapable(const char *desc)
+static int add_key_uncapable(const char *desc, long keyring)
 {
 	if (set_caps("="))
 		return 100;
@@ -972,39 +972,40 @@ static int negative_then_update(const char *desc, long keyring)
 		       KEY_SPEC_PROCESS_KEYRING) < 0 ? errno : 0;
 }
 
-TEST_F(erofs, no_trust_by_update)
+/*
+ * Run @fn with other.img's digest (fs-verity enabled on it first) and the
+ * serial of .erofs_trusted in a child; its exit status, or -1.
+ */
+static int with_other_digest(int (*fn)(const char *, long), long keyring)
 {
 	char desc[160];
 	int status;
 	pid_t pid;
 
-	ASSERT_EQ(0, verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256));
-	ASSERT_EQ(0, digest(IMAGES "/other.img", desc, sizeof(desc)));
+	if (verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256) ||
+	    digest(IMAGES "/other.img", desc, sizeof(desc)))
+		return -1;
 	pid = fork();
-	ASSERT_LE(0, pid);
+	if (pid < 0)
+		return -1;
 	if (!pid)
-		_exit(negative_then_update(desc, self->w.keyring));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(EPERM, WEXITSTATUS(status));
+		_exit(fn(desc, keyring));
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST_F(erofs, no_trust_by_update)
+{
+	EXPECT_EQ(EPERM, with_other_digest(negative_then_update,
+					   self->w.keyring));
 	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
 }
 
 TEST_F(erofs, no_digest_key_without_caps)
 {
-	char desc[160];
-	int status;
-	pid_t pid;
-
-	ASSERT_EQ(0, verity(IMAGES "/other.img", FS_VERITY_HASH_ALG_SHA256));
-	ASSERT_EQ(0, digest(IMAGES "/other.img", desc, sizeof(desc)));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid)
-		_exit(add_key_uncapable(desc));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	ASSERT_TRUE(WIFEXITED(status));
-	EXPECT_EQ(EPERM, WEXITSTATUS(status));
+	EXPECT_EQ(EPERM, with_other_digest(add_key_uncapable,
+					   self->w.keyring));
 }
 
 /*
