@@ -36,7 +36,7 @@ BEGIN { cur = "kunit"; n = split(expect, want, " ") }
 !/^ *(#|ok |not ok )/ && /(BUG:|WARNING:|Oops|Kernel panic|general protection fault|UBSAN:|KASAN|ODEBUG:|list_add corruption|list_del corruption|Call Trace:)/ {
 	fail("kernel: " $0)
 }
-/^==> suite / { close_plan(); cur = $3; started[cur] = 1; next }
+/^==> suite / { close_plan(); cur = $3; delete plan[cur]; started[cur] = 1; next }
 /^<== suite / {
 	close_plan()
 	rc = $4; sub(/rc=/, "", rc)
