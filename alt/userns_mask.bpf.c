@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The series' clamps as far as a BPF LSM program on a stock kernel can
- * express them, for comparison (README, "Why not an LSM?"):
+ * express them, for comparison (docs/alternatives.md, "Why not an LSM?"):
  *
  *   mask     a capability outside it is refused in every user namespace
  *            but the initial one, live: the loader rewrites the map
