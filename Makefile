@@ -174,7 +174,8 @@ check: guest $(B)/nscaps
 	@cat $(B)/check-boot.log >>$(B)/check.log
 	@scripts/host-tool-check.sh $(B)/nscaps >>$(B)/check.log
 	@scripts/man-lint.sh >>$(B)/check.log
-	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) host_tool man_pages" \
+	@scripts/doc-links.py >>$(B)/check.log
+	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) host_tool man_pages doc_links" \
 		-f scripts/summarize.awk $(B)/check.log
 
 demo: guest
