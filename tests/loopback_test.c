@@ -18,6 +18,7 @@
  *   root of U:
  *     lo up, 127.0.0.1/8, ::1/128       allowed in every column
  *     any other request                 allowed   EPERM   EPERM   EPERM
+ *     (a flag more, such as NLM_F_REPLACE; another device of N)
  *   user of U: every request            EPERM in every column
  */
 
@@ -46,10 +47,13 @@ static struct nlmsghdr *link_msg(struct nl_req *r, int type, int index,
 	return nl_msg(r, type, NLM_F_ACK, &ifi, sizeof(ifi));
 }
 
-/* RTM_NEWADDR on lo: @addr/@prefix of @family, IFA_LOCAL and IFA_ADDRESS. */
-static struct nlmsghdr *addr_msg(struct nl_req *r, int family,
-				 const char *addr, int prefix, int scope,
-				 unsigned int flags)
+/*
+ * RTM_NEWADDR on lo: @addr/@prefix of @family, IFA_LOCAL and IFA_ADDRESS,
+ * with @nlflags in the header (NLM_F_REQUEST is always there).
+ */
+static struct nlmsghdr *addr_msg_as(struct nl_req *r, int nlflags,
+				    int family, const char *addr, int prefix,
+				    int scope, unsigned int flags)
 {
 	struct ifaddrmsg ifa = { .ifa_family = family,
 				 .ifa_prefixlen = prefix, .ifa_scope = scope,
@@ -59,11 +63,19 @@ static struct nlmsghdr *addr_msg(struct nl_req *r, int family,
 	struct nlmsghdr *h;
 
 	inet_pton(family, addr, bin);
-	h = nl_msg(r, RTM_NEWADDR, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL,
-		   &ifa, sizeof(ifa));
+	h = nl_msg(r, RTM_NEWADDR, nlflags, &ifa, sizeof(ifa));
 	nl_attr(r, h, IFA_LOCAL, bin, len);
 	nl_attr(r, h, IFA_ADDRESS, bin, len);
 	return h;
+}
+
+/* ... as ip addr add and bubblewrap send it: a new address, acked. */
+static struct nlmsghdr *addr_msg(struct nl_req *r, int family,
+				 const char *addr, int prefix, int scope,
+				 unsigned int flags)
+{
+	return addr_msg_as(r, NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL, family,
+			   addr, prefix, scope, flags);
 }
 
 static int rtnl(struct nl_req *r)
@@ -285,6 +297,66 @@ static int addr_private(const struct agent_cmd *c)
 	return rtnl(&r);
 }
 
+/*
+ * lo up, which gives it 127.0.0.1/8 and ::1/128, then the same address
+ * again with NLM_F_REPLACE: a rewrite of the kernel's own address (and,
+ * with IFA_F_NOPREFIXROUTE, the removal of its route), not a set-up.
+ */
+static int addr_replace(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+
+	addr_msg_as(&r, NLM_F_ACK | NLM_F_REPLACE | NLM_F_CREATE, AF_INET,
+		    "127.0.0.1", 8, RT_SCOPE_HOST, IFA_F_PERMANENT);
+	return crun_up(c) ?: rtnl(&r);
+}
+
+static int addr6_replace(const struct agent_cmd *c)
+{
+	unsigned int flags = IFA_F_PERMANENT | IFA_F_NOPREFIXROUTE;
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = addr_msg_as(&r, NLM_F_ACK | NLM_F_REPLACE, AF_INET6, "::1", 128,
+			RT_SCOPE_HOST, IFA_F_PERMANENT);
+	nl_attr(&r, h, IFA_FLAGS, &flags, sizeof(flags));
+	return crun_up(c) ?: rtnl(&r);
+}
+
+/* A flag no tool's set-up sends: the kernel would echo the request. */
+static int up_echo(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = link_msg(&r, RTM_NEWLINK, 1, IFF_UP, IFF_UP);
+	h->nlmsg_flags |= NLM_F_ECHO;
+	return rtnl(&r);
+}
+
+/*
+ * Another device of N (a dummy link real root made there, as a runtime
+ * moves in a veth) brought up the way lo is: by rtnetlink, by its index,
+ * and by SIOCSIFFLAGS.
+ */
+#define OTHER	"moved0"
+
+static int other_up(const struct agent_cmd *c)
+{
+	struct nl_req r = {};
+	int index = if_nametoindex(OTHER);
+
+	if (!index)
+		return errno;
+	link_msg(&r, RTM_NEWLINK, index, IFF_UP, IFF_UP);
+	return rtnl(&r);
+}
+
+static int other_ioctl_up(const struct agent_cmd *c)
+{
+	return net_lo_ioctl(AF_INET, OTHER, IFF_UP | IFF_RUNNING);
+}
+
 static int set_mtu(const struct agent_cmd *c)
 {
 	return net_lo_mtu();
@@ -417,5 +489,26 @@ REFUSED(set_mtu, set_mtu)
 REFUSED(add_dummy, add_dummy)
 REFUSED(add_table, add_table)
 REFUSED(batch_then_dummy, batch_then_dummy)
+REFUSED(addr_replace, addr_replace)
+REFUSED(addr6_replace, addr6_replace)
+REFUSED(up_echo, up_echo)
+
+/*
+ * The same as REFUSED, with OTHER made in N by real root first (no
+ * ASSERT: the teardown must run to restore the mask).
+ */
+#define REFUSED_OTHER(name, fn)						\
+TEST_F(lo, name)							\
+{									\
+	EXPECT_EQ(0, net_add_dummy(OTHER, self->root.pid));		\
+	if (_metadata->exit_code)					\
+		return;							\
+	EXPECT_EQ(EPERM, agent_do(&self->user, OP_CALL, 0, (long)fn, NULL)); \
+	EXPECT_EQ(variant->clamp == NONE ? 0 : EPERM,			\
+		  agent_do(&self->root, OP_CALL, 0, (long)fn, NULL));	\
+}
+
+REFUSED_OTHER(other_up, other_up)
+REFUSED_OTHER(other_ioctl_up, other_ioctl_up)
 
 TEST_HARNESS_MAIN
