@@ -53,7 +53,7 @@ TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
 TOOL_LIB := tool/nsinfo.c tool/model.c
 
 .PHONY: help deps tree kernel guest check check-debug check-smp check-distro check-compat \
-	check-bpf alt demo shell \
+	check-bpf check-exploits alt demo shell \
 	tool fuzz bench export-patches checkpatch check-series postings clean
 
 help:
@@ -69,6 +69,7 @@ help:
 	@echo "  make check-bpf       the BPF LSM version of the clamps on the stock tree"
 	@echo "  make alt             build/alt/userns-mask, the BPF LSM version's loader"
 	@echo "  make check-distro    the suites on Debian's own config (an hour cold)"
+	@echo "  make check-exploits EXPLOITS=DIR  kernelCTF's exploits, no clamp and recommended"
 	@echo "  make fuzz SEED=1 N=100  N random trees against the model"
 	@echo "  make bench           ours against the stock tree: build/bench/"
 	@echo "  BENCH_CONFIG=distro make bench   the same on Debian's config (46 min cold)"
@@ -136,6 +137,10 @@ $(B)/tests/nsfs_%: kernel/series | kernel
 	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
 
 $(B)/tests/lo_probe: tests/lo_probe.c | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
+
+$(B)/tests/exploit_run: tests/exploit_run.c | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
 
@@ -293,6 +298,16 @@ check-distro: guest
 	@cat $(B)/check-distro-bpf.log >>$(B)/check-distro.log
 	@awk -v expect="kunit_modules kunit_live_state $(SUITES) $(TREE_TESTS) $(ALONE) $(COMPAT) $(BPF_SUITES)" \
 		-f scripts/summarize.awk $(B)/check-distro.log
+
+# make check-exploits EXPLOITS=DIR: the public kernelCTF exploits that use
+# a user namespace (DIR: a checkout of google/security-research), each run
+# in the guest by alice under no clamp and under the recommended one, on
+# Debian's config with its modules loaded on demand; the table is
+# build/exploits/table.tsv (scripts/check-exploits.sh).  Not in make check
+# or CI: Debian's kernel (an hour cold) and two runs of every exploit.
+check-exploits: $(B)/tests/exploit_run
+	@scripts/distro.sh --kernel-only
+	@EXPLOITS="$(EXPLOITS)" scripts/check-exploits.sh
 
 # Stock (debian-base) against ours, same fragment, alternate boots; then
 # -icount for instruction counts.  RUNS=5 ICOUNT_RUNS=2 by default.

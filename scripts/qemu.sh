@@ -4,13 +4,14 @@
 #   qemu.sh MODE LOG TIMEOUT   serial console to LOG, killed after TIMEOUT s
 #   qemu.sh shell              interactive, console on this terminal
 # SMP sets the CPU count (2), QEMU_OPTS adds options (make bench: -icount),
-# DISK names the second disk (build/disk.img; empty: none).
+# DISK names the second disk (build/disk.img; empty: none), QEMU_MEM the
+# guest's memory (1G).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=$1
 # shellcheck disable=SC2206
-args=(-accel tcg -m 1G -smp "${SMP:-2}" -no-reboot -nodefaults ${QEMU_OPTS:-}
+args=(-accel tcg -m "${QEMU_MEM:-1G}" -smp "${SMP:-2}" -no-reboot -nodefaults ${QEMU_OPTS:-}
       -kernel "${KERNEL:-$top/build/bzImage}"
       -initrd "${INITRD:-$top/build/initramfs.cpio.gz}")
 # The second disk, ext4 with fs-verity (scripts/disk.sh); the guest's
