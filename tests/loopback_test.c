@@ -323,6 +323,21 @@ static int addr6_replace(const struct agent_cmd *c)
 	return crun_up(c) ?: rtnl(&r);
 }
 
+/*
+ * 127.0.0.1/8 with IFA_F_NOPREFIXROUTE before lo is up: the kernel then
+ * keeps this address for its own, and 127.0.0.0/8 has no route.
+ */
+static int addr_noprefixroute(const struct agent_cmd *c)
+{
+	unsigned int flags = IFA_F_PERMANENT | IFA_F_NOPREFIXROUTE;
+	struct nl_req r = {};
+	struct nlmsghdr *h;
+
+	h = addr_msg(&r, AF_INET, "127.0.0.1", 8, RT_SCOPE_HOST, 0);
+	nl_attr(&r, h, IFA_FLAGS, &flags, sizeof(flags));
+	return rtnl(&r);
+}
+
 /* A flag no tool's set-up sends: the kernel would echo the request. */
 static int up_echo(const struct agent_cmd *c)
 {
@@ -492,6 +507,7 @@ REFUSED(batch_then_dummy, batch_then_dummy)
 REFUSED(addr_replace, addr_replace)
 REFUSED(addr6_replace, addr6_replace)
 REFUSED(up_echo, up_echo)
+REFUSED(addr_noprefixroute, addr_noprefixroute)
 
 /*
  * The same as REFUSED, with OTHER made in N by real root first (no
