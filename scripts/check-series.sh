@@ -23,7 +23,7 @@ declare -A POSTING_SUITES=(
 	[1-commoncap-kunit]="uts_owner_test owner_rule_test hostname_test
 		kill_test ptrace_test powerless_test setid_test
 		procmount_test test_execve nsfs_owner nsfs_pidns"
-	[2-userns-cap-clamps]="ceiling_test loopback_test escape_test
+	[2-userns-cap-clamps]="ceiling_test root_made_test loopback_test escape_test
 		lsm_test tool_test fuzz_test stress_test kselftest"
 	[3-userns-cap-clamps-audit]="audit_test"
 	[4-erofs-file-backed]="erofs_file_test"

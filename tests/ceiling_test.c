@@ -436,8 +436,11 @@ TEST_F(root_map, map_root_to_root)
  *   init: real root lowers the mask (-NET, or -SYS_PTRACE)
  *   +-- C  alice's, root of C is kuid 200000 (U_MAP)
  *   +-- D  bob's, he maps himself to its root
- *   +-- R1 real root's, root of R1 is kuid 300000
- *   +-- R2 real root's, root of R2 is kuid 400000
+ *   +-- R1 alice's, with a range of uids mapped as newuidmap maps them:
+ *   |      root of R1 is kuid 300000
+ *   +-- R2 the same, root of R2 is kuid 400000
+ *
+ * (Not real root's: the mask does not hold the namespaces real root makes.)
  */
 struct log_world {
 	long long saved;
@@ -451,7 +454,7 @@ static int log_world_start(struct log_world *w)
 				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
 	struct agent_spec d = { .creator = BOB, .uid = 0,
 				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
-	struct agent_spec r = { .creator = KEEP, .uid = 0,
+	struct agent_spec r = { .creator = ALICE, .uid = 0,
 				.uid_map = "0 300000 1000",
 				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
 	int err;
@@ -607,7 +610,7 @@ TEST_F(denial_log, names_whose_credentials)
  *
  *   flooder                                           denials  logged
  *   root of C (alice's)                               300      the sample
- *   R1 (real root's: uid N is kuid 300000 + N)
+ *   R1 (alice's, newuidmap's way: uid N is kuid 300000 + N)
  *   +-- uid 0 .. 9 of R1, each with all of R1's caps  30 each  the sample
  */
 FIXTURE(denial_flood) {
@@ -1140,7 +1143,12 @@ TEST_F(lower_rule, lower)
  *   uid 5 of R (real root's, full     set-user-ID root-of-R copy    0: its
  *     ceiling), set -NET lowered by                                 set
  *     the runtime (real root in R)                                  holds R
- *   alice, full set, mask -NET        set-user-ID root copy         5
+ *   alice, full set, mask -NET        set-user-ID root copy         7: real
+ *                                                                   root in
+ *                                                                   init
+ *                                                                   makes
+ *                                                                   its own
+ *                                                                   unmasked
  */
 static int in_child(int (*fn)(void))
 {
@@ -1223,7 +1231,7 @@ FIXTURE_VARIANT_ADD(exec, setuid_in_root_container_lowered) {
 	.helper = SETUID_ROOT, .in = IN_R, .drop = NET, .expected = 0,
 };
 FIXTURE_VARIANT_ADD(exec, setuid_under_lowered_mask) {
-	.helper = SETUID_ROOT, .masked = true, .expected = 5,
+	.helper = SETUID_ROOT, .masked = true, .expected = 7,
 };
 
 FIXTURE_SETUP(exec)

@@ -374,4 +374,59 @@ TEST_F(errors, exit_2)
 		TH_LOG("got: %s", self->out);
 }
 
+/*
+ * A namespace real root made is not held by the mask, and the tool says
+ * so where it decides; the kernel agrees, and disagrees for alice's:
+ *
+ *   init: mask -NET
+ *   +-- R  real root's: nscaps "allowed", lo's MTU ok
+ *   +-- A  alice's:     nscaps "cut by the mask", lo's MTU EPERM
+ */
+TEST(root_made_namespace)
+{
+	struct agent_spec rspec = { .creator = KEEP, .uid = 0,
+				    .uid_map = "0 300000 1000",
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent_spec aspec = { .creator = ALICE, .uid = 0,
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	long long saved = get_mask();
+	char rpid[16], apid[16], out[8192];
+	char *show[] = { "nscaps", "show", rpid, NULL };
+	char *show_json[] = { "nscaps", "show", "--json", rpid, NULL };
+	char *explain_r[] = { "nscaps", "explain", rpid, "cap_net_admin",
+			      rpid, NULL };
+	char *explain_a[] = { "nscaps", "explain", apid, "cap_net_admin",
+			      apid, NULL };
+	struct agent r, a;
+
+	ASSERT_EQ(ALL_CAPS, saved);
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~(1LL << CAP_NET_ADMIN)));
+	ASSERT_EQ(0, agent_start(&r, &rspec));
+	ASSERT_EQ(0, agent_start(&a, &aspec));
+	snprintf(rpid, sizeof(rpid), "%d", r.pid);
+	snprintf(apid, sizeof(apid), "%d", a.pid);
+
+	EXPECT_EQ(0, run(out, sizeof(out), KEEP, show));
+	EXPECT_NE(NULL, strstr(flat(out),
+			       "mask: does not hold it (made by real root)"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(0, run(out, sizeof(out), KEEP, show_json));
+	EXPECT_NE(NULL, strstr(out, "\"masked\":false,\"relation\":\"own\""))
+		TH_LOG("%s", out);
+
+	EXPECT_EQ(0, run(out, sizeof(out), KEEP, explain_r));
+	EXPECT_TRUE(ends_with(out, "\nallowed\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(flat(out), "made by real root: the system "
+				     "mask does not hold it"));
+	EXPECT_EQ(0, agent_do(&r, OP_LO_MTU, 0, 0, NULL));
+
+	EXPECT_EQ(1, run(out, sizeof(out), KEEP, explain_a));
+	EXPECT_NE(NULL, strstr(flat(out), "cut by the mask")) TH_LOG("%s", out);
+	EXPECT_EQ(EPERM, agent_do(&a, OP_LO_MTU, 0, 0, NULL));
+
+	agent_stop(&a);
+	agent_stop(&r);
+	set_mask(saved);
+}
+
 TEST_HARNESS_MAIN

@@ -9,7 +9,9 @@
 
 uint64_t model_allowed(const struct model_ns *ns, uint64_t mask)
 {
-	return ns->initial ? ~0ULL : ns->ceiling & mask;
+	if (ns->initial)
+		return ~0ULL;
+	return ns->ceiling & (ns->unmasked ? ~0ULL : mask);
 }
 
 uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
@@ -22,7 +24,7 @@ static const char *cut_by(const struct model_ns *ns, int cap, uint64_t mask)
 {
 	if (!(ns->ceiling & BIT(cap)))
 		return "ceiling";
-	if (!(mask & BIT(cap)))
+	if (!ns->unmasked && !(mask & BIT(cap)))
 		return "mask";
 	return "set";
 }

@@ -6,8 +6,8 @@
  *
  *  - walking from the target namespace towards the initial one, the task's
  *    own namespace is where its effective set decides, within, below the
- *    initial namespace, the namespace's ceiling, the system mask and the
- *    task's own user namespace set;
+ *    initial namespace, the namespace's ceiling, the system mask (unless
+ *    real root made the namespace) and the task's own user namespace set;
  *  - a namespace at or above the task's level that is not its own ends the
  *    walk: capabilities never act upwards or sideways;
  *  - a namespace whose parent is the task's and whose owner is the task's
@@ -27,6 +27,7 @@ struct model_ns {
 	long owner;			/* owner uid as the observer sees it */
 	uint64_t ceiling;		/* all ones where the kernel has none */
 	bool initial;			/* the initial user namespace */
+	bool unmasked;			/* made by real root: no mask */
 	const struct model_ns *parent;	/* NULL at the top */
 };
 
@@ -61,7 +62,10 @@ struct model_trace {
 	struct model_step step[MODEL_MAX_STEPS];
 };
 
-/* The capabilities tasks may use in @ns: its ceiling, and the mask. */
+/*
+ * The capabilities tasks may use in @ns: its ceiling, and the mask unless
+ * @ns is the initial namespace or real root made it.
+ */
 uint64_t model_allowed(const struct model_ns *ns, uint64_t mask);
 
 /*

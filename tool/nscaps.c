@@ -159,6 +159,18 @@ static void note_missing(const struct ns_table *t)
 		printf("note: this kernel has no kernel.userns_cap_mask\n");
 }
 
+/* Whether the system mask holds a namespace, for JSON and for people. */
+static const char *masked(const struct model_ns *ns)
+{
+	return ns->initial || ns->unmasked ? "false" : "true";
+}
+
+static const char *mask_text(const struct model_ns *ns)
+{
+	return ns->unmasked ? "mask: does not hold it (made by real root)" :
+			      "mask: holds it";
+}
+
 /* ---- show ---------------------------------------------------------- */
 
 static void show(struct ns_table *t, const char *spec)
@@ -196,19 +208,20 @@ static void show(struct ns_table *t, const char *spec)
 				0;
 
 			printf("%s{\"ino\":%lu,\"level\":%d,\"owner\":%ld,"
-			       "\"ceiling\":\"%016llx\",\"relation\":\"%s\","
-			       "\"can\":\"%016llx\"}",
+			       "\"ceiling\":\"%016llx\",\"masked\":%s,"
+			       "\"relation\":\"%s\",\"can\":\"%016llx\"}",
 			       i == depth - 1 ? "" : ",", ns->ino, ns->level,
 			       ns->owner, (unsigned long long)ns->ceiling,
-			       ns == ti.ns ? "own" : "ancestor",
+			       masked(ns), ns == ti.ns ? "own" : "ancestor",
 			       (unsigned long long)can);
 		}
 		for (i = 0; i < n; i++)
 			printf(",{\"ino\":%lu,\"level\":%d,\"owner\":%ld,"
-			       "\"ceiling\":\"%016llx\",\"relation\":\"owned\","
-			       "\"can\":\"%016llx\"}",
+			       "\"ceiling\":\"%016llx\",\"masked\":%s,"
+			       "\"relation\":\"owned\",\"can\":\"%016llx\"}",
 			       owned[i]->ino, owned[i]->level, owned[i]->owner,
 			       (unsigned long long)owned[i]->ceiling,
+			       masked(owned[i]),
 			       (unsigned long long)(model_allowed(owned[i],
 								  t->mask) &
 						    ti.userns_set));
@@ -240,6 +253,9 @@ static void show(struct ns_table *t, const char *spec)
 		if (t->ceilings && !ns->initial)
 			printf("  %*s  ceiling: %s\n", 2 * (depth - 1 - i), "",
 			       caps_text(t, ns->ceiling));
+		if (t->has_mask && !ns->initial)
+			printf("  %*s  %s\n", 2 * (depth - 1 - i), "",
+			       mask_text(ns));
 		if (ns != ti.ns)
 			printf("  %*s  the task can: nothing (capabilities "
 			       "never act on an ancestor)\n",
@@ -254,9 +270,10 @@ static void show(struct ns_table *t, const char *spec)
 		printf("  (namespaces above are outside this observer's view)\n");
 	for (i = 0; i < n; i++)
 		printf("\nowned: ns %lu (level %d), created by euid %ld\n"
-		       "  ceiling: %s\n  the task can, by the owner rule: %s\n",
+		       "  ceiling: %s\n  %s\n"
+		       "  the task can, by the owner rule: %s\n",
 		       owned[i]->ino, owned[i]->level, ti.euid,
-		       caps_text(t, owned[i]->ceiling),
+		       caps_text(t, owned[i]->ceiling), mask_text(owned[i]),
 		       caps_text(t, model_allowed(owned[i], t->mask) &
 				 ti.userns_set));
 }
@@ -312,6 +329,10 @@ static void describe(const struct ns_table *t, const struct model_step *s,
 		    ns->ino, ns->level, ns->owner);
 		break;
 	}
+	if (ns->unmasked && (s->rule == M_OWN || s->rule == M_OWN_CUT ||
+			     s->rule == M_OWNER || s->rule == M_OWNER_CUT))
+		say("     ", 5, "(ns %lu was made by real root: the system "
+		    "mask does not hold it)", ns->ino);
 }
 
 static int explain(struct ns_table *t, const char *pid, const char *capname,

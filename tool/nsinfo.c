@@ -72,6 +72,9 @@ static struct model_ns *add(struct ns_table *t, int fd, struct stat *st,
 	ns->level = parent ? parent->level + 1 : 0;
 	ns->initial = st->st_ino == INIT_USER_NS_INO;
 	ns->owner = ioctl(fd, NS_GET_OWNER_UID, &owner) ? -1 : (long)owner;
+	/* A kernel without the answer holds every namespace to the mask. */
+	ns->unmasked = !ns->initial &&
+		       ioctl(fd, NS_GET_USERNS_CAP_MASKED) == 0;
 	if (t->ceilings && !ioctl(fd, NS_GET_USERNS_CAP_CEILING, &ceiling))
 		ns->ceiling = ceiling;
 	else {

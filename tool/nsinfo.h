@@ -16,6 +16,9 @@
 #ifndef NS_GET_USERNS_CAP_CEILING
 #define NS_GET_USERNS_CAP_CEILING	_IOR(0xb7, 0x40, __u64)
 #endif
+#ifndef NS_GET_USERNS_CAP_MASKED
+#define NS_GET_USERNS_CAP_MASKED	_IO(0xb7, 0x41)
+#endif
 #ifndef PR_CAP_USERNS
 #define PR_CAP_USERNS			0x55534e53
 #define PR_CAP_USERNS_IS_SET		1
