@@ -13,6 +13,7 @@ BEGIN {
 	meant["sandbox"] = "no clamp; every switch"
 	meant["surface"] = "every clamp and switch"
 	meant["setuid-helper"] = "no_new_privs; every switch"
+	meant["root-container"] = "a set root lowered; max_user_namespaces=0"
 }
 { sub(/\r$/, "") }
 $1 == "#" && $2 == "compat" && NF == 6 {

@@ -21,7 +21,10 @@
  *
  *   init: real root, alice
  *   +-- the user namespaces alice's command makes (unshare, bwrap, crun),
- *       each with a network namespace, where it configures the network
+ *   |   each with a network namespace, where it configures the network
+ *   +-- those real root's command makes (rows whose name starts "root_"),
+ *       as a container manager run by root does: the mask does not hold
+ *       them; a namespace made inside one of them is held again
  *
  * Sandbox rows must pass in every configuration: they bring up their
  * loopback device and use it.  Surface rows reach the kernel code a
@@ -60,11 +63,13 @@ enum kind {
 	SANDBOX,	/* passes everywhere */
 	SURFACE,	/* refused under every clamp, and meant to be */
 	SETUID_HELPER,	/* refused under no_new_privs, and meant to be */
+	ROOT_CONTAINER,	/* real root's: refused only where root lowered */
 };
 
 static const char *const kind_names[] = {
 	[SANDBOX] = "sandbox", [SURFACE] = "surface",
 	[SETUID_HELPER] = "setuid-helper",
+	[ROOT_CONTAINER] = "root-container",
 };
 
 struct row {
@@ -73,6 +78,8 @@ struct row {
 	/* What the tool prints when the kernel says EPERM. */
 	const char *refusal;
 	const char *cmd;
+	/* Run by real root rather than alice. */
+	bool as_root;
 };
 
 enum result { OK, REFUSED, FAILED };
@@ -83,6 +90,14 @@ static const char *const result_names[] = {
 
 static enum result expected(enum kind kind, enum config config)
 {
+	/*
+	 * Real root's own container: the mask does not hold it, and Debian's
+	 * switch is for unprivileged users; a set root lowered for itself
+	 * and user.max_user_namespaces hold root too.
+	 */
+	if (kind == ROOT_CONTAINER)
+		return config == NNP || config == SETPCAP || config == MAXNS0 ?
+		       REFUSED : OK;
 	/* With unprivileged user namespaces off, nothing of it runs. */
 	if (config == CLONE0 || config == MAXNS0)
 		return REFUSED;
@@ -97,11 +112,12 @@ static enum result expected(enum kind kind, enum config config)
 }
 
 /*
- * Run @cmd with sh (Debian's, dash) as alice, in a directory of hers, as
- * @config says; collect what it prints.  Returns its exit status, or -1.
+ * Run @cmd with sh (Debian's, dash) as alice, or as real root with
+ * @as_root, in a directory of hers, as @config says; collect what it
+ * prints.  Returns its exit status, or -1.
  */
-static int run_as_alice(enum config config, const char *dir, const char *cmd,
-			char *out, size_t size)
+static int run_as(enum config config, bool as_root, const char *dir,
+		  const char *cmd, char *out, size_t size)
 {
 	char home[96], runtime[96];
 	struct pollfd p = {};
@@ -127,7 +143,7 @@ static int run_as_alice(enum config config, const char *dir, const char *cmd,
 		dup2(fd[1], 2);
 		if (config == SETPCAP && userns_lower(NET))
 			_exit(125);
-		if (become(ALICE, false) || chdir(dir))
+		if ((!as_root && become(ALICE, false)) || chdir(dir))
 			_exit(125);
 		if (config == NNP)
 			execve("/tests/nscaps", nscaps, env);
@@ -220,8 +236,8 @@ static void run_row(struct __test_metadata *_metadata,
 	char out[4096];
 	int status;
 
-	status = run_as_alice(variant->config, self->dir, row->cmd, out,
-			      sizeof(out));
+	status = run_as(variant->config, row->as_root, self->dir, row->cmd,
+			out, sizeof(out));
 	/*
 	 * A refusal counts where the tool says EPERM in its words; with user
 	 * namespaces switched off, any failure is the refusal.
@@ -244,14 +260,17 @@ static void run_row(struct __test_metadata *_metadata,
 	}
 }
 
-#define ROW(id, k, words, command)					\
+#define ROW_BY(id, k, words, command, root)				\
 	static const struct row row_##id = {				\
 		.name = #id, .kind = k, .refusal = words, .cmd = command, \
+		.as_root = root,					\
 	};								\
 	TEST_F_TIMEOUT(compat, id, 300)					\
 	{								\
 		run_row(_metadata, self, variant, &row_##id);		\
 	}
+#define ROW(id, k, words, command)	ROW_BY(id, k, words, command, false)
+#define ROOT_ROW(id, k, words, command)	ROW_BY(id, k, words, command, true)
 
 #define EPERM_WORDS	"Operation not permitted"
 /* bwrap's words when the kernel refuses its loopback set-up, any errno. */
@@ -289,6 +308,29 @@ ROW(crun_rootless_host_net, SANDBOX, EPERM_WORDS,
     "mkdir rootfs && cp /tests/lo_probe rootfs/ && crun spec --rootless && "
     "sed -i 's|\"sh\"|\"/lo_probe\"|; s|\"terminal\": true|\"terminal\": false|; "
     "s|\"type\": \"network\"|\"type\": \"cgroup\"|' config.json && crun run c1")
+
+/*
+ * Containers real root makes with a user namespace, and the namespace
+ * their payload makes: the shapes of a Kubernetes pod with hostUsers:
+ * false, LXC, systemd-nspawn -U and podman --userns=auto run by root.
+ * crun runs its own spec as root, with a user namespace and
+ * CAP_NET_ADMIN added, as a pod's init container that sets up iptables
+ * has it; net_admin_probe adds a dummy link and an nf_tables table.
+ */
+ROOT_ROW(root_unshare_mtu, ROOT_CONTAINER, EPERM_WORDS,
+	 "unshare -Urn ip link set lo mtu 1280")
+ROOT_ROW(root_unshare_nft, ROOT_CONTAINER, EPERM_WORDS,
+	 "unshare -Urn nft add table ip t")
+ROOT_ROW(root_crun_userns, ROOT_CONTAINER, EPERM_WORDS,
+	 "mkdir rootfs && cp /tests/net_admin_probe rootfs/ && "
+	 "crun spec --rootless && "
+	 "sed -i 's|\"sh\"|\"/net_admin_probe\"|; "
+	 "s|\"terminal\": true|\"terminal\": false|; "
+	 "s|\"CAP_KILL\"|\"CAP_KILL\", \"CAP_NET_ADMIN\"|' config.json && "
+	 "grep -q CAP_NET_ADMIN config.json && grep -q '\"user\"' config.json && "
+	 "crun run r1")
+ROOT_ROW(root_nested, SURFACE, EPERM_WORDS,
+	 "unshare -Ur unshare -rn nft add table ip t")
 
 /* Subordinate ids through newuidmap, a set-user-ID helper. */
 ROW(unshare_map_auto, SETUID_HELPER, "newuidmap",
