@@ -324,9 +324,14 @@ bench: tree alt
 export-patches:
 	@scripts/export-patches.sh
 
+# The tree is Debian's tarball, without mainline's history, so checkpatch
+# cannot look up the mainline commits that Fixes: tags name; those are
+# checked against the lists instead (docs/series.md).
+CHECKPATCH := PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict --terse \
+	--ignore UNKNOWN_COMMIT_ID
 checkpatch: tree
-	@cd $(LINUX) && PATH=/usr/bin:$$PATH ./scripts/checkpatch.pl --strict \
-		--terse $(addprefix $(CURDIR)/kernel/,$(shell grep -v '^#' kernel/series))
+	@cd $(LINUX) && $(CHECKPATCH) \
+		$(addprefix $(CURDIR)/kernel/,$(shell grep -v '^#' kernel/series))
 
 # Every prefix of every posting built both ways, checkpatch'd and booted
 # for KUnit; at each posting's end, the suites it makes hold.

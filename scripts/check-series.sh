@@ -98,7 +98,7 @@ for n in $(seq 1 "${#commits[@]}"); do
 	builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
 	if git -C "$tree" format-patch -1 --stdout "$c" |
 	   (cd "$wt" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
-		--terse --no-summary -) >"$b/series-checkpatch.log" 2>&1; then
+		--terse --no-summary --ignore UNKNOWN_COMMIT_ID -) >"$b/series-checkpatch.log" 2>&1; then
 		style=clean
 	else
 		style=FAILED
