@@ -161,6 +161,34 @@ static const char *field(const char *rec, const char *name)
 	return value;
 }
 
+/*
+ * The keys of a record's fields, in order, space-separated: a type keeps
+ * one field set whatever its record says.
+ */
+static const char *keys(const char *rec, char *out, size_t size)
+{
+	const char *at = strstr(rec, "): ");
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (at = at ? at + 2 : rec; at && *at; at = strchr(at + 1, ' ')) {
+		const char *key = at + 1, *eq = strchr(key, '=');
+		size_t len = eq ? (size_t)(eq - key) : 0;
+
+		if (!eq || memchr(key, ' ', len) || n + len + 2 > size)
+			continue;
+		if (n)
+			out[n++] = ' ';
+		memcpy(out + n, key, len);
+		n += len;
+		out[n] = '\0';
+	}
+	return out;
+}
+
+#define DENIAL_KEYS	"capability clamp userns cred_euid pid auid uid euid ses"
+#define CHANGE_KEYS	"op capability old new ppid pid auid uid"
+
 static const char *num(long long v)
 {
 	static char text[32];
@@ -248,8 +276,9 @@ TEST_F(audit, mask_write)
 	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
 	TH_LOG("%s", self->rec);
 	EXPECT_STREQ("mask_write", field(self->rec, "op"));
-	EXPECT_STREQ(hex(self->saved), field(self->rec, "old_mask"));
-	EXPECT_STREQ(hex(ALL_CAPS & ~NET), field(self->rec, "mask"));
+	EXPECT_STREQ("-1", field(self->rec, "capability"));
+	EXPECT_STREQ(hex(self->saved), field(self->rec, "old"));
+	EXPECT_STREQ(hex(ALL_CAPS & ~NET), field(self->rec, "new"));
 	EXPECT_STREQ(num(getpid()), field(self->rec, "pid"));
 	EXPECT_STREQ("0", field(self->rec, "uid"));
 	EXPECT_STREQ("\"audit_test\"", field(self->rec, "comm"));
@@ -271,7 +300,7 @@ TEST_F(audit, mask_denial)
 	EXPECT_STREQ(num(self->c.pid), field(self->rec, "pid"));
 	EXPECT_STREQ("200000", field(self->rec, "uid"));
 	EXPECT_STREQ("200000", field(self->rec, "euid"));
-	EXPECT_STREQ("", field(self->rec, "cred_euid"));
+	EXPECT_STREQ("200000", field(self->rec, "cred_euid"));
 	EXPECT_STREQ("\"audit_test\"", field(self->rec, "comm"));
 	EXPECT_STREQ("0", field(self->rec, "res"));
 }
@@ -305,8 +334,8 @@ TEST_F(audit, set_lower_and_set_denial)
 	TH_LOG("%s", self->rec);
 	EXPECT_STREQ("set_lower", field(self->rec, "op"));
 	EXPECT_STREQ(num(CAP_KILL), field(self->rec, "capability"));
-	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old_cap_uns"));
-	EXPECT_STREQ(hex(ALL_CAPS & ~KILL), field(self->rec, "cap_uns"));
+	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old"));
+	EXPECT_STREQ(hex(ALL_CAPS & ~KILL), field(self->rec, "new"));
 	EXPECT_STREQ(num(self->alice.pid), field(self->rec, "pid"));
 	EXPECT_STREQ("1000", field(self->rec, "uid"));
 	EXPECT_STREQ("1", field(self->rec, "res"));
@@ -350,9 +379,41 @@ TEST_F(audit, set_clear_all)
 	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
 	TH_LOG("%s", self->rec);
 	EXPECT_STREQ("set_clear_all", field(self->rec, "op"));
-	EXPECT_STREQ("", field(self->rec, "capability"));
-	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old_cap_uns"));
-	EXPECT_STREQ(hex(0), field(self->rec, "cap_uns"));
+	EXPECT_STREQ("-1", field(self->rec, "capability"));
+	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old"));
+	EXPECT_STREQ(hex(0), field(self->rec, "new"));
+}
+
+/*
+ * One field set per type: a mask write, a lowering and a clearing give
+ * change records with the same keys in the same order; a denial of the
+ * task's own credentials and one of another's, denial records alike.
+ */
+TEST_F(audit, one_field_set_per_type)
+{
+	char first[512], other[512];
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	keys(self->rec, first, sizeof(first));
+	EXPECT_EQ(0, strncmp(first, CHANGE_KEYS, strlen(CHANGE_KEYS))) {
+		TH_LOG("%s", self->rec);
+	}
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_KILL,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	EXPECT_STREQ(first, keys(self->rec, other, sizeof(other)));
+	ASSERT_EQ(0, agent_do(&self->alice, OP_CALL, 0, (long)clear_all,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	EXPECT_STREQ(first, keys(self->rec, other, sizeof(other)));
+
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	keys(self->rec, first, sizeof(first));
+	EXPECT_EQ(0, strncmp(first, DENIAL_KEYS, strlen(DENIAL_KEYS))) {
+		TH_LOG("%s", self->rec);
+	}
 }
 
 /*
@@ -396,7 +457,7 @@ TEST_F(audit, nothing_while_disabled)
 		TH_LOG("recorded while disabled: %s", self->rec);
 	}
 	EXPECT_STREQ(hex(ALL_CAPS & ~NET & ~KILL),
-		     field(self->rec, "old_mask"));
+		     field(self->rec, "old"));
 }
 
 /*

@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The system mask holds the user namespaces any user makes, not those real
- * root makes: a task of the initial namespace with euid 0 and
- * CAP_SYS_ADMIN, as a container manager run by root is.  Which it is was
- * decided when the namespace was made; a namespace made inside a root-made
- * one is held again.
+ * The system mask holds the user namespaces any user makes; to the tasks
+ * of one real root makes (a task of the initial namespace with euid 0 and
+ * CAP_SYS_ADMIN, as a container manager run by root is) it leaves what
+ * real root held.  That was decided when the namespace was made; a
+ * namespace made inside a root-made one is held again.
  *
  * Each case makes a user namespace and a network namespace as its creator
  * says, under a mask without CAP_NET_ADMIN ("-NET"), then, as root of the
- * new namespace, asks NS_GET_USERNS_CAP_MASKED and tries what
+ * new namespace, asks NS_GET_USERNS_CAP_UNMASKED and tries what
  * CAP_NET_ADMIN gates there:
  *
- *   init: mask -NET
- *   +-- R     real root's                      not held: lo MTU, link, nft ok
- *   |   +-- R1  made by root of R              held: EPERM
- *   +-- S     real root's, its set -NET        not held, but its ceiling: EPERM
- *   +-- E     euid 1000 with CAP_SYS_ADMIN     held: EPERM
- *   +-- D     euid 0 without CAP_SYS_ADMIN     held: EPERM
- *   +-- A     alice's                          held: EPERM
+ *   init: mask -NET                               left       CAP_NET_ADMIN
+ *   +-- R   real root's                           all        ok
+ *   |   +-- R1  made by root of R                 none       EPERM
+ *   +-- S   real root's, its set -NET             all        EPERM (ceiling)
+ *   +-- N   real root without CAP_NET_ADMIN       all -NET   EPERM
+ *   +-- E   euid 1000 with CAP_SYS_ADMIN          none       EPERM
+ *   +-- D   euid 0 without CAP_SYS_ADMIN          none       EPERM
+ *   +-- A   alice's                               none       EPERM
  */
 
 #include "kselftest_harness.h"
@@ -25,14 +26,15 @@
 
 #define NET		(1LL << CAP_NET_ADMIN)
 
-#ifndef NS_GET_USERNS_CAP_MASKED
-#define NS_GET_USERNS_CAP_MASKED	_IO(NSIO, 0x41)
+#ifndef NS_GET_USERNS_CAP_UNMASKED
+#define NS_GET_USERNS_CAP_UNMASKED	_IOR(NSIO, 0x41, __u64)
 #endif
 
 enum creator {
 	REAL_ROOT,		/* euid 0, every capability */
 	REAL_ROOT_NESTED,	/* root of a namespace real root made */
 	REAL_ROOT_SET_LOWERED,	/* euid 0, its user namespace set -NET */
+	REAL_ROOT_NO_NET_ADMIN,	/* euid 0, every capability but -NET */
 	EUID_ALICE_SYS_ADMIN,	/* euid 1000, CAP_SYS_ADMIN effective */
 	ROOT_NO_SYS_ADMIN,	/* euid 0, every capability but CAP_SYS_ADMIN */
 	ALICE_PLAIN,		/* alice, no capabilities */
@@ -40,22 +42,24 @@ enum creator {
 
 /* What the child reports: the ioctl's answer and each operation's errno. */
 struct outcome {
-	int masked;		/* NS_GET_USERNS_CAP_MASKED, or -errno */
+	int err;		/* setting up, or the ioctl: -errno */
+	unsigned long long unmasked;	/* NS_GET_USERNS_CAP_UNMASKED */
 	unsigned long long clamped;	/* CapClamped of root of the new ns */
 	int lo_mtu, dummy, nft;
 };
 
-static int ns_masked(const char *path)
+/* NS_GET_USERNS_CAP_UNMASKED of the namespace file @path: 0 or -errno. */
+static int ns_unmasked(const char *path, unsigned long long *caps)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	__u64 val = 0;
 	int ret;
 
 	if (fd < 0)
 		return -errno;
-	ret = ioctl(fd, NS_GET_USERNS_CAP_MASKED);
-	if (ret < 0)
-		ret = -errno;
+	ret = ioctl(fd, NS_GET_USERNS_CAP_UNMASKED, &val) ? -errno : 0;
 	close(fd);
+	*caps = val;
 	return ret;
 }
 
@@ -83,6 +87,9 @@ static int become_creator(enum creator creator)
 		return err;
 	case REAL_ROOT_SET_LOWERED:
 		return userns_lower(NET);
+	case REAL_ROOT_NO_NET_ADMIN:
+		/* As a runtime's container with CAP_SYS_ADMIN added. */
+		return set_caps("all+ep cap_net_admin-ep");
 	case EUID_ALICE_SYS_ADMIN:
 		/* As a service started with User= and an ambient capability. */
 		err = become(ALICE, true);
@@ -102,11 +109,12 @@ static void make_and_try(enum creator creator, int out)
 
 	if (!err && unshare(CLONE_NEWUSER | CLONE_NEWNET))
 		err = -errno;
+	if (!err)
+		err = ns_unmasked("/proc/self/ns/user", &o.unmasked);
+	o.err = err;
 	if (err) {
-		o.masked = err;
 		o.lo_mtu = o.dummy = o.nft = -err;
 	} else {
-		o.masked = ns_masked("/proc/self/ns/user");
 		o.clamped = task_caps(getpid(), "CapClamped:");
 		o.lo_mtu = net_lo_mtu();
 		o.dummy = net_add_dummy("made0", 0);
@@ -145,27 +153,32 @@ FIXTURE(root_made) {
 
 FIXTURE_VARIANT(root_made) {
 	enum creator creator;
-	int masked;		/* what the ioctl answers in the new namespace */
+	long long unmasked;	/* what the ioctl answers in the new namespace */
 	int expected;		/* for each CAP_NET_ADMIN operation */
 };
 
 FIXTURE_VARIANT_ADD(root_made, real_root) {
-	.creator = REAL_ROOT, .masked = 0, .expected = 0,
+	.creator = REAL_ROOT, .unmasked = ALL_CAPS, .expected = 0,
 };
 FIXTURE_VARIANT_ADD(root_made, nested_in_root_made) {
-	.creator = REAL_ROOT_NESTED, .masked = 1, .expected = EPERM,
+	.creator = REAL_ROOT_NESTED, .unmasked = 0, .expected = EPERM,
 };
 FIXTURE_VARIANT_ADD(root_made, real_root_set_lowered) {
-	.creator = REAL_ROOT_SET_LOWERED, .masked = 0, .expected = EPERM,
+	.creator = REAL_ROOT_SET_LOWERED, .unmasked = ALL_CAPS,
+	.expected = EPERM,
+};
+FIXTURE_VARIANT_ADD(root_made, real_root_without_net_admin) {
+	.creator = REAL_ROOT_NO_NET_ADMIN, .unmasked = ALL_CAPS & ~NET,
+	.expected = EPERM,
 };
 FIXTURE_VARIANT_ADD(root_made, euid_alice_with_sys_admin) {
-	.creator = EUID_ALICE_SYS_ADMIN, .masked = 1, .expected = EPERM,
+	.creator = EUID_ALICE_SYS_ADMIN, .unmasked = 0, .expected = EPERM,
 };
 FIXTURE_VARIANT_ADD(root_made, root_without_sys_admin) {
-	.creator = ROOT_NO_SYS_ADMIN, .masked = 1, .expected = EPERM,
+	.creator = ROOT_NO_SYS_ADMIN, .unmasked = 0, .expected = EPERM,
 };
 FIXTURE_VARIANT_ADD(root_made, alice) {
-	.creator = ALICE_PLAIN, .masked = 1, .expected = EPERM,
+	.creator = ALICE_PLAIN, .unmasked = 0, .expected = EPERM,
 };
 
 FIXTURE_SETUP(root_made)
@@ -185,7 +198,8 @@ TEST_F(root_made, net_admin)
 	struct outcome o;
 
 	ASSERT_EQ(0, run_creator(variant->creator, &o));
-	EXPECT_EQ(variant->masked, o.masked);
+	ASSERT_EQ(0, o.err);
+	EXPECT_EQ(variant->unmasked, (long long)o.unmasked);
 	EXPECT_EQ((long long)(variant->expected != 0),
 		  (long long)HAS(o.clamped, CAP_NET_ADMIN));
 	EXPECT_FALSE(HAS(o.clamped, CAP_SYS_ADMIN));
@@ -203,7 +217,23 @@ TEST_F(root_made, net_admin)
  *   +-- R  real root's:  mask full, then -NET: nft ok both times
  *   +-- A  alice's:      mask -NET: EPERM; mask full again: ok
  */
-TEST_F(root_made, decided_at_creation)
+/* The mask as each test below sets it, put back as it was. */
+FIXTURE(live) {
+	long long saved;
+};
+
+FIXTURE_SETUP(live)
+{
+	self->saved = get_mask();
+	ASSERT_EQ(ALL_CAPS, self->saved);
+}
+
+FIXTURE_TEARDOWN(live)
+{
+	set_mask(self->saved);
+}
+
+TEST_F(live, decided_at_creation)
 {
 	struct agent r, a;
 	struct agent_spec rspec = { .creator = KEEP, .uid = 0,
@@ -211,6 +241,7 @@ TEST_F(root_made, decided_at_creation)
 				    .uid_map = U_MAP };
 	struct agent_spec aspec = { .creator = ALICE, .uid = 0,
 				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	unsigned long long left;
 	char path[64];
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS));
@@ -225,9 +256,11 @@ TEST_F(root_made, decided_at_creation)
 	EXPECT_EQ(EPERM, agent_do(&a, OP_NFT_TABLE, 0, 0, "t"));
 	EXPECT_EQ(NET, task_caps(a.pid, "CapClamped:"));
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", r.pid);
-	EXPECT_EQ(0, ns_masked(path));
+	EXPECT_EQ(0, ns_unmasked(path, &left));
+	EXPECT_EQ(ALL_CAPS, (long long)left);
 	snprintf(path, sizeof(path), "/proc/%d/ns/user", a.pid);
-	EXPECT_EQ(1, ns_masked(path));
+	EXPECT_EQ(0, ns_unmasked(path, &left));
+	EXPECT_EQ(0, (long long)left);
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS));
 	EXPECT_EQ(0, agent_do(&a, OP_NFT_TABLE, 0, 0, "t"));
@@ -235,12 +268,71 @@ TEST_F(root_made, decided_at_creation)
 	agent_stop(&r);
 }
 
-/* The answer for the initial namespace, and for other namespace types. */
-TEST(masked_ioctl_answers)
+/*
+ * What real root left a namespace is for its tasks, not for its owner
+ * from outside, nor for whoever joins it without holding it:
+ *
+ *   init: mask -NET -KILL; real root; uid 0 without capabilities (R's
+ *   |     owner, as every root-made namespace's)
+ *   +-- R  real root's (left all), with a network namespace
+ *
+ *   uid 0 without caps, by the owner rule:   CAP_KILL over root of R  EPERM
+ *   uid 0 without caps, setns() into R:      EPERM
+ *   uid 0 with all but CAP_NET_ADMIN, too:   EPERM
+ *   real root, setns() into R and its net:   joins; adds a link there
+ */
+static int join_user_ns(const struct agent_cmd *c)
 {
-	EXPECT_EQ(0, ns_masked("/proc/self/ns/user"));
-	EXPECT_EQ(-EINVAL, ns_masked("/proc/self/ns/net"));
-	EXPECT_EQ(-EINVAL, ns_masked("/proc/self/ns/uts"));
+	return join_ns(c->pid, CLONE_NEWUSER) ? EPERM : 0;
+}
+
+TEST_F(live, only_for_its_tasks)
+{
+	struct agent_spec rspec = { .creator = KEEP, .uid = 0,
+				    .uid_map = "0 300000 1000",
+				    .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent_spec capless = { .creator = KEEP, .uid = KEEP,
+				      .caps = "all-ep" };
+	struct agent_spec no_net = { .creator = KEEP, .uid = KEEP,
+				     .caps = "all+ep cap_net_admin-ep" };
+	struct agent_spec joiner = { .creator = KEEP, .uid = KEEP,
+				     .join_ns = CLONE_NEWNET };
+	struct agent r, bare, partial, root_in;
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~(1LL << CAP_KILL)));
+	ASSERT_EQ(0, agent_start(&r, &rspec));
+	ASSERT_EQ(0, agent_start(&bare, &capless));
+	ASSERT_EQ(0, agent_start(&partial, &no_net));
+	EXPECT_EQ(0, task_caps(bare.pid, "CapEff:"));
+
+	EXPECT_EQ(EPERM, agent_do(&bare, OP_KILL, r.pid, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&bare, OP_CALL, r.pid, (long)join_user_ns,
+				  NULL));
+	EXPECT_EQ(EPERM, agent_do(&partial, OP_CALL, r.pid,
+				  (long)join_user_ns, NULL));
+
+	/* Real root, with all it had, joins and acts there as before. */
+	EXPECT_EQ(0, kill(r.pid, 0));
+	joiner.join = r.pid;
+	ASSERT_EQ(0, agent_start(&root_in, &joiner));
+	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(root_in.pid, "user"));
+	EXPECT_EQ(0, agent_do(&root_in, OP_ADD_DUMMY, 0, 0, "joined0"));
+
+	agent_stop(&root_in);
+	agent_stop(&partial);
+	agent_stop(&bare);
+	agent_stop(&r);
+}
+
+/* The answer for the initial namespace, and for other namespace types. */
+TEST(unmasked_ioctl_answers)
+{
+	unsigned long long left = ~0ULL;
+
+	EXPECT_EQ(0, ns_unmasked("/proc/self/ns/user", &left));
+	EXPECT_EQ(0, (long long)left);
+	EXPECT_EQ(-EINVAL, ns_unmasked("/proc/self/ns/net", &left));
+	EXPECT_EQ(-EINVAL, ns_unmasked("/proc/self/ns/uts", &left));
 }
 
 TEST_HARNESS_MAIN

@@ -11,7 +11,12 @@ uint64_t model_allowed(const struct model_ns *ns, uint64_t mask)
 {
 	if (ns->initial)
 		return ~0ULL;
-	return ns->ceiling & (ns->unmasked ? ~0ULL : mask);
+	return ns->ceiling & (mask | ns->unmasked);
+}
+
+uint64_t model_owner_allowed(const struct model_ns *ns, uint64_t mask)
+{
+	return ns->ceiling & mask;
 }
 
 uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
@@ -20,11 +25,12 @@ uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
 	return model_allowed(ns, mask) & (ns->initial ? ~0ULL : set);
 }
 
+/* @mask: the mask as it applies where the rule matched. */
 static const char *cut_by(const struct model_ns *ns, int cap, uint64_t mask)
 {
 	if (!(ns->ceiling & BIT(cap)))
 		return "ceiling";
-	if (!ns->unmasked && !(mask & BIT(cap)))
+	if (!(mask & BIT(cap)))
 		return "mask";
 	return "set";
 }
@@ -56,13 +62,16 @@ bool model_capable(const struct model_cred *cred,
 					      NULL, false);
 			if (!(allowed & BIT(cap)))
 				return record(trace, M_OWN_CUT, ns, allowed,
-					      cut_by(ns, cap, mask), false);
+					      cut_by(ns, cap,
+						     mask | ns->unmasked),
+					      false);
 			return record(trace, M_OWN, ns, allowed, NULL, true);
 		}
 		if (ns->level <= cred->ns->level)
 			return record(trace, M_NOT_BELOW, ns, 0, NULL, false);
 		if (ns->parent == cred->ns && ns->owner == cred->euid) {
-			allowed = model_allowed(ns, mask) & cred->userns_set;
+			allowed = model_owner_allowed(ns, mask) &
+				  cred->userns_set;
 			if (allowed & BIT(cap))
 				return record(trace, M_OWNER, ns, allowed,
 					      NULL, true);

@@ -6,13 +6,15 @@
  *
  *  - walking from the target namespace towards the initial one, the task's
  *    own namespace is where its effective set decides, within, below the
- *    initial namespace, the namespace's ceiling, the system mask (unless
- *    real root made the namespace) and the task's own user namespace set;
+ *    initial namespace, the namespace's ceiling, the system mask (with
+ *    what real root held, if it made the namespace) and the task's own
+ *    user namespace set;
  *  - a namespace at or above the task's level that is not its own ends the
  *    walk: capabilities never act upwards or sideways;
  *  - a namespace whose parent is the task's and whose owner is the task's
  *    euid grants what its ceiling, the task's user namespace set and the
- *    mask allow; past that the walk goes on.
+ *    mask allow (never what real root left to the namespace's tasks);
+ *    past that the walk goes on.
  */
 
 #ifndef NSCAPS_MODEL_H
@@ -27,7 +29,7 @@ struct model_ns {
 	long owner;			/* owner uid as the observer sees it */
 	uint64_t ceiling;		/* all ones where the kernel has none */
 	bool initial;			/* the initial user namespace */
-	bool unmasked;			/* made by real root: no mask */
+	uint64_t unmasked;		/* what real root left its tasks */
 	const struct model_ns *parent;	/* NULL at the top */
 };
 
@@ -63,10 +65,13 @@ struct model_trace {
 };
 
 /*
- * The capabilities tasks may use in @ns: its ceiling, and the mask unless
- * @ns is the initial namespace or real root made it.
+ * The capabilities tasks of @ns may use there: its ceiling, and below the
+ * initial namespace the mask with what real root left them.
  */
 uint64_t model_allowed(const struct model_ns *ns, uint64_t mask);
+
+/* What the owner rule may give in @ns: its ceiling and the mask. */
+uint64_t model_owner_allowed(const struct model_ns *ns, uint64_t mask);
 
 /*
  * What a task whose user namespace set is @set may use of its effective

@@ -159,16 +159,18 @@ static void note_missing(const struct ns_table *t)
 		printf("note: this kernel has no kernel.userns_cap_mask\n");
 }
 
-/* Whether the system mask holds a namespace, for JSON and for people. */
-static const char *masked(const struct model_ns *ns)
+/* What the system mask leaves to the tasks of a namespace, for people. */
+static const char *mask_text(const struct ns_table *t,
+			     const struct model_ns *ns)
 {
-	return ns->initial || ns->unmasked ? "false" : "true";
-}
+	static char text[1024];
 
-static const char *mask_text(const struct model_ns *ns)
-{
-	return ns->unmasked ? "mask: does not hold it (made by real root)" :
-			      "mask: holds it";
+	if (!ns->unmasked)
+		return "mask: holds it";
+	snprintf(text, sizeof(text), "mask: made by real root, which held "
+		 "what the mask leaves its tasks: %s",
+		 caps_text(t, ns->unmasked));
+	return text;
 }
 
 /* ---- show ---------------------------------------------------------- */
@@ -208,22 +210,23 @@ static void show(struct ns_table *t, const char *spec)
 				0;
 
 			printf("%s{\"ino\":%lu,\"level\":%d,\"owner\":%ld,"
-			       "\"ceiling\":\"%016llx\",\"masked\":%s,"
+			       "\"ceiling\":\"%016llx\",\"unmasked\":\"%016llx\","
 			       "\"relation\":\"%s\",\"can\":\"%016llx\"}",
 			       i == depth - 1 ? "" : ",", ns->ino, ns->level,
 			       ns->owner, (unsigned long long)ns->ceiling,
-			       masked(ns), ns == ti.ns ? "own" : "ancestor",
+			       (unsigned long long)ns->unmasked,
+			       ns == ti.ns ? "own" : "ancestor",
 			       (unsigned long long)can);
 		}
 		for (i = 0; i < n; i++)
 			printf(",{\"ino\":%lu,\"level\":%d,\"owner\":%ld,"
-			       "\"ceiling\":\"%016llx\",\"masked\":%s,"
+			       "\"ceiling\":\"%016llx\",\"unmasked\":\"%016llx\","
 			       "\"relation\":\"owned\",\"can\":\"%016llx\"}",
 			       owned[i]->ino, owned[i]->level, owned[i]->owner,
 			       (unsigned long long)owned[i]->ceiling,
-			       masked(owned[i]),
-			       (unsigned long long)(model_allowed(owned[i],
-								  t->mask) &
+			       (unsigned long long)owned[i]->unmasked,
+			       (unsigned long long)(model_owner_allowed(owned[i],
+									t->mask) &
 						    ti.userns_set));
 		printf("]}\n");
 		return;
@@ -255,7 +258,7 @@ static void show(struct ns_table *t, const char *spec)
 			       caps_text(t, ns->ceiling));
 		if (t->has_mask && !ns->initial)
 			printf("  %*s  %s\n", 2 * (depth - 1 - i), "",
-			       mask_text(ns));
+			       mask_text(t, ns));
 		if (ns != ti.ns)
 			printf("  %*s  the task can: nothing (capabilities "
 			       "never act on an ancestor)\n",
@@ -268,14 +271,16 @@ static void show(struct ns_table *t, const char *spec)
 	}
 	if (depth && !chain[depth - 1]->initial)
 		printf("  (namespaces above are outside this observer's view)\n");
-	for (i = 0; i < n; i++)
-		printf("\nowned: ns %lu (level %d), created by euid %ld\n"
-		       "  ceiling: %s\n  %s\n"
-		       "  the task can, by the owner rule: %s\n",
-		       owned[i]->ino, owned[i]->level, ti.euid,
-		       caps_text(t, owned[i]->ceiling), mask_text(owned[i]),
-		       caps_text(t, model_allowed(owned[i], t->mask) &
+	for (i = 0; i < n; i++) {
+		/* One caps_text() at a time: it keeps two buffers. */
+		printf("\nowned: ns %lu (level %d), created by euid %ld\n",
+		       owned[i]->ino, owned[i]->level, ti.euid);
+		printf("  ceiling: %s\n", caps_text(t, owned[i]->ceiling));
+		printf("  %s\n", mask_text(t, owned[i]));
+		printf("  the task can, by the owner rule: %s\n",
+		       caps_text(t, model_owner_allowed(owned[i], t->mask) &
 				 ti.userns_set));
+	}
 }
 
 /* ---- explain ------------------------------------------------------- */
@@ -329,10 +334,13 @@ static void describe(const struct ns_table *t, const struct model_step *s,
 		    ns->ino, ns->level, ns->owner);
 		break;
 	}
-	if (ns->unmasked && (s->rule == M_OWN || s->rule == M_OWN_CUT ||
-			     s->rule == M_OWNER || s->rule == M_OWNER_CUT))
+	if (ns->unmasked && (s->rule == M_OWN || s->rule == M_OWN_CUT))
 		say("     ", 5, "(ns %lu was made by real root: the system "
-		    "mask does not hold it)", ns->ino);
+		    "mask leaves its tasks what real root held, %s)", ns->ino,
+		    caps_text(t, ns->unmasked));
+	if (ns->unmasked && (s->rule == M_OWNER || s->rule == M_OWNER_CUT))
+		say("     ", 5, "(what real root left to the tasks of ns %lu "
+		    "is theirs, not its owner's)", ns->ino);
 }
 
 static int explain(struct ns_table *t, const char *pid, const char *capname,

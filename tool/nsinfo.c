@@ -59,7 +59,7 @@ static struct model_ns *add(struct ns_table *t, int fd, struct stat *st,
 			    struct model_ns *parent)
 {
 	struct model_ns *ns;
-	__u64 ceiling;
+	__u64 ceiling, unmasked;
 	uid_t owner;
 
 	if (t->n == NSINFO_MAX_NS) {
@@ -73,8 +73,9 @@ static struct model_ns *add(struct ns_table *t, int fd, struct stat *st,
 	ns->initial = st->st_ino == INIT_USER_NS_INO;
 	ns->owner = ioctl(fd, NS_GET_OWNER_UID, &owner) ? -1 : (long)owner;
 	/* A kernel without the answer holds every namespace to the mask. */
-	ns->unmasked = !ns->initial &&
-		       ioctl(fd, NS_GET_USERNS_CAP_MASKED) == 0;
+	if (ns->initial || ioctl(fd, NS_GET_USERNS_CAP_UNMASKED, &unmasked))
+		unmasked = 0;
+	ns->unmasked = unmasked;
 	if (t->ceilings && !ioctl(fd, NS_GET_USERNS_CAP_CEILING, &ceiling))
 		ns->ceiling = ceiling;
 	else {
