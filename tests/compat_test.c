@@ -316,14 +316,15 @@ ROW(crun_rootless_host_net, SANDBOX, EPERM_WORDS,
  * crun runs its own spec as root, with a user namespace and
  * CAP_NET_ADMIN added, as a pod's init container that sets up iptables
  * has it, without cgroups (make check's kernel has no BPF for crun's
- * device filter); net_admin_probe adds a dummy link and an nf_tables
- * table.
+ * device filter), in a directory of root's (its spec maps only uid 0);
+ * net_admin_probe adds a dummy link and an nf_tables table.
  */
 ROOT_ROW(root_unshare_mtu, ROOT_CONTAINER, EPERM_WORDS,
 	 "unshare -Urn ip link set lo mtu 1280")
 ROOT_ROW(root_unshare_nft, ROOT_CONTAINER, EPERM_WORDS,
 	 "unshare -Urn nft add table ip t")
 ROOT_ROW(root_crun_userns, ROOT_CONTAINER, EPERM_WORDS,
+	 "cd \"$(mktemp -d)\" && "
 	 "mkdir rootfs && cp /tests/net_admin_probe rootfs/ && "
 	 "crun spec --rootless && "
 	 "sed -i 's|\"sh\"|\"/net_admin_probe\"|; "

@@ -92,7 +92,8 @@ static inline bool predict_ns(struct ns_table *t, pid_t actor, pid_t target,
 	close(fd);
 	return ns && model_capable(&(struct model_cred){ ti.ns, ti.euid,
 							 ti.effective,
-							 ti.userns_set },
+							 ti.userns_set,
+							 ti.unmasked },
 				   ns, cap, t->mask, NULL);
 }
 

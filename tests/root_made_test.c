@@ -8,8 +8,8 @@
  *
  * Each case makes a user namespace and a network namespace as its creator
  * says, under a mask without CAP_NET_ADMIN ("-NET"), then, as root of the
- * new namespace, asks NS_GET_USERNS_CAP_UNMASKED and tries what
- * CAP_NET_ADMIN gates there:
+ * new namespace (the creator itself, which holds what it left), asks
+ * NS_GET_USERNS_CAP_UNMASKED and tries what CAP_NET_ADMIN gates there:
  *
  *   init: mask -NET                               left       CAP_NET_ADMIN
  *   +-- R   real root's                           all        ok
@@ -269,21 +269,25 @@ TEST_F(live, decided_at_creation)
 }
 
 /*
- * What real root left a namespace is for its tasks, not for its owner
- * from outside, nor for whoever joins it without holding it:
+ * What real root left a namespace is for the tasks real root started
+ * there, not for its owner from outside, nor for whoever joins it without
+ * holding it all (they join as before, and are held to the mask inside):
  *
  *   init: mask -NET -KILL; real root; uid 0 without capabilities (R's
  *   |     owner, as every root-made namespace's)
  *   +-- R  real root's (left all), with a network namespace
  *
- *   uid 0 without caps, by the owner rule:   CAP_KILL over root of R  EPERM
- *   uid 0 without caps, setns() into R:      EPERM
- *   uid 0 with all but CAP_NET_ADMIN, too:   EPERM
- *   real root, setns() into R and its net:   joins; adds a link there
+ *   uid 0 without caps, by the owner rule:     CAP_KILL over root of R  EPERM
+ *   uid 0 without caps, setns() into R and
+ *     its net, then adds a link there:         joins; the link EPERM
+ *   uid 0 with all but CAP_NET_ADMIN, the same: joins; the link EPERM
+ *   real root, the same:                        joins; the link ok
  */
-static int join_user_ns(const struct agent_cmd *c)
+static int join_and_add_link(const struct agent_cmd *c)
 {
-	return join_ns(c->pid, CLONE_NEWUSER) ? EPERM : 0;
+	if (join_ns(c->pid, CLONE_NEWUSER | CLONE_NEWNET))
+		return ECHILD;
+	return net_add_dummy(c->str, 0);
 }
 
 TEST_F(live, only_for_its_tasks)
@@ -295,42 +299,46 @@ TEST_F(live, only_for_its_tasks)
 				      .caps = "all-ep" };
 	struct agent_spec no_net = { .creator = KEEP, .uid = KEEP,
 				     .caps = "all+ep cap_net_admin-ep" };
-	struct agent_spec joiner = { .creator = KEEP, .uid = KEEP,
-				     .join_ns = CLONE_NEWNET };
-	struct agent r, bare, partial, root_in;
+	struct agent_spec full = { .creator = KEEP, .uid = KEEP };
+	struct agent r, bare, partial, root;
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~(1LL << CAP_KILL)));
 	ASSERT_EQ(0, agent_start(&r, &rspec));
 	ASSERT_EQ(0, agent_start(&bare, &capless));
 	ASSERT_EQ(0, agent_start(&partial, &no_net));
+	ASSERT_EQ(0, agent_start(&root, &full));
 	EXPECT_EQ(0, task_caps(bare.pid, "CapEff:"));
 
 	EXPECT_EQ(EPERM, agent_do(&bare, OP_KILL, r.pid, 0, NULL));
-	EXPECT_EQ(EPERM, agent_do(&bare, OP_CALL, r.pid, (long)join_user_ns,
-				  NULL));
-	EXPECT_EQ(EPERM, agent_do(&partial, OP_CALL, r.pid,
-				  (long)join_user_ns, NULL));
-
-	/* Real root, with all it had, joins and acts there as before. */
 	EXPECT_EQ(0, kill(r.pid, 0));
-	joiner.join = r.pid;
-	ASSERT_EQ(0, agent_start(&root_in, &joiner));
-	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(root_in.pid, "user"));
-	EXPECT_EQ(0, agent_do(&root_in, OP_ADD_DUMMY, 0, 0, "joined0"));
 
-	agent_stop(&root_in);
+	EXPECT_EQ(EPERM, agent_do(&bare, OP_CALL, r.pid,
+				  (long)join_and_add_link, "bare0"));
+	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(bare.pid, "user"));
+	EXPECT_TRUE(HAS(task_caps(bare.pid, "CapClamped:"), CAP_NET_ADMIN));
+	EXPECT_EQ(EPERM, agent_do(&partial, OP_CALL, r.pid,
+				  (long)join_and_add_link, "partial0"));
+	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(partial.pid, "user"));
+	EXPECT_EQ(0, agent_do(&root, OP_CALL, r.pid, (long)join_and_add_link,
+			      "root0"));
+	EXPECT_EQ(0, task_caps(root.pid, "CapClamped:"));
+
+	agent_stop(&root);
 	agent_stop(&partial);
 	agent_stop(&bare);
 	agent_stop(&r);
 }
 
-/* The answer for the initial namespace, and for other namespace types. */
+/*
+ * The answer for the initial namespace, which the mask does not hold, and
+ * for other namespace types.
+ */
 TEST(unmasked_ioctl_answers)
 {
-	unsigned long long left = ~0ULL;
+	unsigned long long left = 0;
 
 	EXPECT_EQ(0, ns_unmasked("/proc/self/ns/user", &left));
-	EXPECT_EQ(0, (long long)left);
+	EXPECT_EQ(ALL_CAPS, (long long)left);
 	EXPECT_EQ(-EINVAL, ns_unmasked("/proc/self/ns/net", &left));
 	EXPECT_EQ(-EINVAL, ns_unmasked("/proc/self/ns/uts", &left));
 }

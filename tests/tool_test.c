@@ -409,7 +409,8 @@ TEST(root_made_namespace)
 
 	EXPECT_EQ(0, run(out, sizeof(out), KEEP, show));
 	EXPECT_NE(NULL, strstr(flat(out), "mask: made by real root, which "
-				     "held what the mask leaves its tasks: all"))
+				     "held what the mask leaves the tasks it "
+				     "started there: all"))
 		TH_LOG("%s", out);
 	EXPECT_EQ(0, run(out, sizeof(out), KEEP, show_json));
 	snprintf(json, sizeof(json), "\"unmasked\":\"%016llx\",\"relation\":"
@@ -419,8 +420,9 @@ TEST(root_made_namespace)
 	EXPECT_EQ(0, run(out, sizeof(out), KEEP, explain_r));
 	EXPECT_TRUE(ends_with(out, "\nallowed\n")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(flat(out), "made by real root: the system "
-				     "mask leaves its tasks what real root "
-				     "held, all"));
+				     "mask leaves what real root held, all, to "
+				     "the tasks real root started there; this "
+				     "task is one"));
 	EXPECT_EQ(0, agent_do(&r, OP_LO_MTU, 0, 0, NULL));
 
 	EXPECT_EQ(1, run(out, sizeof(out), KEEP, explain_a));

@@ -9,20 +9,15 @@
 
 uint64_t model_allowed(const struct model_ns *ns, uint64_t mask)
 {
-	if (ns->initial)
-		return ~0ULL;
-	return ns->ceiling & (mask | ns->unmasked);
-}
-
-uint64_t model_owner_allowed(const struct model_ns *ns, uint64_t mask)
-{
-	return ns->ceiling & mask;
+	return ns->initial ? ~0ULL : ns->ceiling & mask;
 }
 
 uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
-			   uint64_t set)
+			   uint64_t set, bool unmasked)
 {
-	return model_allowed(ns, mask) & (ns->initial ? ~0ULL : set);
+	if (ns->initial)
+		return ~0ULL;
+	return model_allowed(ns, mask | (unmasked ? ns->unmasked : 0)) & set;
 }
 
 /* @mask: the mask as it applies where the rule matched. */
@@ -56,22 +51,23 @@ bool model_capable(const struct model_cred *cred,
 	for (ns = target; ns; ns = ns->parent) {
 		if (ns == cred->ns) {
 			allowed = model_own_allowed(ns, mask,
-						    cred->userns_set);
+						    cred->userns_set,
+						    cred->unmasked);
 			if (!(cred->effective & BIT(cap)))
 				return record(trace, M_OWN_LACKS, ns, allowed,
 					      NULL, false);
 			if (!(allowed & BIT(cap)))
 				return record(trace, M_OWN_CUT, ns, allowed,
-					      cut_by(ns, cap,
-						     mask | ns->unmasked),
+					      cut_by(ns, cap, mask |
+						     (cred->unmasked ?
+						      ns->unmasked : 0)),
 					      false);
 			return record(trace, M_OWN, ns, allowed, NULL, true);
 		}
 		if (ns->level <= cred->ns->level)
 			return record(trace, M_NOT_BELOW, ns, 0, NULL, false);
 		if (ns->parent == cred->ns && ns->owner == cred->euid) {
-			allowed = model_owner_allowed(ns, mask) &
-				  cred->userns_set;
+			allowed = model_allowed(ns, mask) & cred->userns_set;
 			if (allowed & BIT(cap))
 				return record(trace, M_OWNER, ns, allowed,
 					      NULL, true);

@@ -7,8 +7,9 @@
  *  - walking from the target namespace towards the initial one, the task's
  *    own namespace is where its effective set decides, within, below the
  *    initial namespace, the namespace's ceiling, the system mask (with
- *    what real root held, if it made the namespace) and the task's own
- *    user namespace set;
+ *    what real root held, if it made the namespace and the task holds
+ *    that: real root's tasks there) and the task's own user namespace
+ *    set;
  *  - a namespace at or above the task's level that is not its own ends the
  *    walk: capabilities never act upwards or sideways;
  *  - a namespace whose parent is the task's and whose owner is the task's
@@ -38,6 +39,7 @@ struct model_cred {
 	long euid;
 	uint64_t effective;
 	uint64_t userns_set;		/* all ones where the kernel has none */
+	bool unmasked;			/* holds what real root left its ns */
 };
 
 enum model_rule {
@@ -65,21 +67,19 @@ struct model_trace {
 };
 
 /*
- * The capabilities tasks of @ns may use there: its ceiling, and below the
- * initial namespace the mask with what real root left them.
+ * The capabilities tasks may use in @ns: its ceiling and, below the
+ * initial namespace, the mask; what the owner rule may give there.
  */
 uint64_t model_allowed(const struct model_ns *ns, uint64_t mask);
 
-/* What the owner rule may give in @ns: its ceiling and the mask. */
-uint64_t model_owner_allowed(const struct model_ns *ns, uint64_t mask);
-
 /*
  * What a task whose user namespace set is @set may use of its effective
- * set in its own namespace @ns: model_allowed() and, below the initial
+ * set in its own namespace @ns (@unmasked: it holds what real root left
+ * @ns): model_allowed() with that and, below the initial
  * namespace, @set.
  */
 uint64_t model_own_allowed(const struct model_ns *ns, uint64_t mask,
-			   uint64_t set);
+			   uint64_t set, bool unmasked);
 
 /* True if @cred holds @cap in @target; each step goes into @trace. */
 bool model_capable(const struct model_cred *cred,

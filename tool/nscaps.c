@@ -168,7 +168,7 @@ static const char *mask_text(const struct ns_table *t,
 	if (!ns->unmasked)
 		return "mask: holds it";
 	snprintf(text, sizeof(text), "mask: made by real root, which held "
-		 "what the mask leaves its tasks: %s",
+		 "what the mask leaves the tasks it started there: %s",
 		 caps_text(t, ns->unmasked));
 	return text;
 }
@@ -206,7 +206,8 @@ static void show(struct ns_table *t, const char *spec)
 			const struct model_ns *ns = chain[i];
 			uint64_t can = ns == ti.ns ?
 				ti.effective & model_own_allowed(ns, t->mask,
-								 ti.userns_set) :
+								 ti.userns_set,
+								 ti.unmasked) :
 				0;
 
 			printf("%s{\"ino\":%lu,\"level\":%d,\"owner\":%ld,"
@@ -225,7 +226,7 @@ static void show(struct ns_table *t, const char *spec)
 			       owned[i]->ino, owned[i]->level, owned[i]->owner,
 			       (unsigned long long)owned[i]->ceiling,
 			       (unsigned long long)owned[i]->unmasked,
-			       (unsigned long long)(model_owner_allowed(owned[i],
+			       (unsigned long long)(model_allowed(owned[i],
 									t->mask) &
 						    ti.userns_set));
 		printf("]}\n");
@@ -267,7 +268,8 @@ static void show(struct ns_table *t, const char *spec)
 			printf("  %*s  the task can: %s\n", 2 * (depth - 1 - i),
 			       "", caps_text(t, ti.effective &
 					     model_own_allowed(ns, t->mask,
-							       ti.userns_set)));
+							       ti.userns_set,
+							       ti.unmasked)));
 	}
 	if (depth && !chain[depth - 1]->initial)
 		printf("  (namespaces above are outside this observer's view)\n");
@@ -278,7 +280,7 @@ static void show(struct ns_table *t, const char *spec)
 		printf("  ceiling: %s\n", caps_text(t, owned[i]->ceiling));
 		printf("  %s\n", mask_text(t, owned[i]));
 		printf("  the task can, by the owner rule: %s\n",
-		       caps_text(t, model_owner_allowed(owned[i], t->mask) &
+		       caps_text(t, model_allowed(owned[i], t->mask) &
 				 ti.userns_set));
 	}
 }
@@ -336,8 +338,11 @@ static void describe(const struct ns_table *t, const struct model_step *s,
 	}
 	if (ns->unmasked && (s->rule == M_OWN || s->rule == M_OWN_CUT))
 		say("     ", 5, "(ns %lu was made by real root: the system "
-		    "mask leaves its tasks what real root held, %s)", ns->ino,
-		    caps_text(t, ns->unmasked));
+		    "mask leaves what real root held, %s, to the tasks real "
+		    "root started there; this task %s)", ns->ino,
+		    caps_text(t, ns->unmasked),
+		    ti->unmasked ? "is one" : "is not, or the mask cuts none "
+		    "of it here");
 	if (ns->unmasked && (s->rule == M_OWNER || s->rule == M_OWNER_CUT))
 		say("     ", 5, "(what real root left to the tasks of ns %lu "
 		    "is theirs, not its owner's)", ns->ino);
@@ -368,7 +373,7 @@ static int explain(struct ns_table *t, const char *pid, const char *capname,
 		die("reading %s: %s", what, strerror(errno));
 
 	ok = model_capable(&(struct model_cred){ ti.ns, ti.euid, ti.effective,
-						 ti.userns_set },
+						 ti.userns_set, ti.unmasked },
 			   ns, cap, t->mask, &trace);
 	if (json) {
 		printf("{\"pid\":%d,\"cap\":\"%s\",\"target\":%lu,"

@@ -157,7 +157,7 @@ int nsinfo_open_target(const char *spec, char *what, size_t len)
 int nsinfo_task(struct ns_table *t, pid_t pid, struct task_info *ti)
 {
 	char path[64], line[256];
-	unsigned long long caps;
+	unsigned long long caps, clamped = 0, left;
 	long uid[4];
 	FILE *f;
 	int fd;
@@ -181,6 +181,8 @@ int nsinfo_task(struct ns_table *t, pid_t pid, struct task_info *ti)
 		} else if (sscanf(line, "CapUns: %llx", &caps) == 1) {
 			ti->userns_set = caps;
 			ti->has_set = true;
+		} else if (sscanf(line, "CapClamped: %llx", &caps) == 1) {
+			clamped = caps;
 		}
 	}
 	fclose(f);
@@ -191,7 +193,13 @@ int nsinfo_task(struct ns_table *t, pid_t pid, struct task_info *ti)
 		return -1;
 	ti->ns = nsinfo_user_ns(t, fd);
 	close(fd);
-	return ti->ns ? 0 : -1;
+	if (!ti->ns)
+		return -1;
+	/* What the mask would cut, but for what real root left the ns. */
+	left = ti->effective & ti->userns_set & ti->ns->ceiling &
+	       ti->ns->unmasked & ~t->mask;
+	ti->unmasked = left && !(clamped & left);
+	return 0;
 }
 
 int nsinfo_owned(struct ns_table *t, const struct model_ns *parent,

@@ -49,6 +49,12 @@ struct task_info {
 	uint64_t effective;
 	uint64_t userns_set;
 	bool has_set;
+	/*
+	 * It holds what real root left its namespace: read from CapClamped
+	 * where the mask would cut some of it, false where that changes
+	 * nothing.
+	 */
+	bool unmasked;
 	const struct model_ns *ns;
 };
 
