@@ -270,24 +270,34 @@ TEST_F(live, decided_at_creation)
 
 /*
  * What real root left a namespace is for the tasks real root started
- * there, not for its owner from outside, nor for whoever joins it without
- * holding it all (they join as before, and are held to the mask inside):
+ * there.  While the mask takes some of it, the owner rule does not let
+ * the namespace's owner, uid 0, in from outside; a root daemon that holds
+ * CAP_SYS_ADMIN but not all it was left joins, and is held to the mask
+ * inside; real root joins and holds it:
  *
  *   init: mask -NET -KILL; real root; uid 0 without capabilities (R's
  *   |     owner, as every root-made namespace's)
  *   +-- R  real root's (left all), with a network namespace
  *
- *   uid 0 without caps, by the owner rule:     CAP_KILL over root of R  EPERM
- *   uid 0 without caps, setns() into R and
- *     its net, then adds a link there:         joins; the link EPERM
- *   uid 0 with all but CAP_NET_ADMIN, the same: joins; the link EPERM
- *   real root, the same:                        joins; the link ok
+ *   uid 0 without caps: CAP_KILL over root of R        EPERM
+ *                       open /proc/PID/ns/user of R    EACCES
+ *                       setns() into R, by an fd real
+ *                       root opened (a pinned one)     EPERM
+ *   uid 0 with all but CAP_NET_ADMIN: setns() into R
+ *     and its net, then a link there                   joins; the link EPERM
+ *   real root, the same                                joins; the link ok
+ *   mask full again: uid 0 without caps, setns() by fd joins (stock)
  */
 static int join_and_add_link(const struct agent_cmd *c)
 {
-	if (join_ns(c->pid, CLONE_NEWUSER | CLONE_NEWNET))
-		return ECHILD;
-	return net_add_dummy(c->str, 0);
+	int err = join_ns(c->pid, CLONE_NEWUSER | CLONE_NEWNET);
+
+	return err ? -err : net_add_dummy(c->str, 0);
+}
+
+static int join_only(const struct agent_cmd *c)
+{
+	return -join_ns(c->pid, CLONE_NEWUSER);
 }
 
 TEST_F(live, only_for_its_tasks)
@@ -300,31 +310,47 @@ TEST_F(live, only_for_its_tasks)
 	struct agent_spec no_net = { .creator = KEEP, .uid = KEEP,
 				     .caps = "all+ep cap_net_admin-ep" };
 	struct agent_spec full = { .creator = KEEP, .uid = KEEP };
-	struct agent r, bare, partial, root;
+	struct agent r, bare, bare2, partial, root;
+	char path[64];
+	int pinned;
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~(1LL << CAP_KILL)));
 	ASSERT_EQ(0, agent_start(&r, &rspec));
+	/* Opened by real root and inherited by the agents below. */
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", r.pid);
+	pinned = open(path, O_RDONLY);
+	ASSERT_LE(0, pinned);
 	ASSERT_EQ(0, agent_start(&bare, &capless));
+	ASSERT_EQ(0, agent_start(&bare2, &capless));
 	ASSERT_EQ(0, agent_start(&partial, &no_net));
 	ASSERT_EQ(0, agent_start(&root, &full));
 	EXPECT_EQ(0, task_caps(bare.pid, "CapEff:"));
 
 	EXPECT_EQ(EPERM, agent_do(&bare, OP_KILL, r.pid, 0, NULL));
 	EXPECT_EQ(0, kill(r.pid, 0));
+	EXPECT_EQ(EACCES, agent_do(&bare, OP_CALL, r.pid, (long)join_only,
+				   NULL));
+	EXPECT_EQ(EPERM, agent_do(&bare, OP_SETNS_FD, 0, pinned, NULL));
+	EXPECT_NE(ns_ino(r.pid, "user"), ns_ino(bare.pid, "user"));
 
-	EXPECT_EQ(EPERM, agent_do(&bare, OP_CALL, r.pid,
-				  (long)join_and_add_link, "bare0"));
-	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(bare.pid, "user"));
-	EXPECT_TRUE(HAS(task_caps(bare.pid, "CapClamped:"), CAP_NET_ADMIN));
 	EXPECT_EQ(EPERM, agent_do(&partial, OP_CALL, r.pid,
 				  (long)join_and_add_link, "partial0"));
 	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(partial.pid, "user"));
+	EXPECT_TRUE(HAS(task_caps(partial.pid, "CapClamped:"),
+			CAP_NET_ADMIN));
 	EXPECT_EQ(0, agent_do(&root, OP_CALL, r.pid, (long)join_and_add_link,
 			      "root0"));
 	EXPECT_EQ(0, task_caps(root.pid, "CapClamped:"));
 
+	/* With the mask full, the owner rule is the stock one. */
+	ASSERT_EQ(0, set_mask(ALL_CAPS));
+	EXPECT_EQ(0, agent_do(&bare2, OP_SETNS_FD, 0, pinned, NULL));
+	EXPECT_EQ(ns_ino(r.pid, "user"), ns_ino(bare2.pid, "user"));
+	close(pinned);
+
 	agent_stop(&root);
 	agent_stop(&partial);
+	agent_stop(&bare2);
 	agent_stop(&bare);
 	agent_stop(&r);
 }
