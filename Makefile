@@ -25,7 +25,7 @@ CFLAGS_GUEST := -O2 -g -Wall -Wextra -Wno-unused-parameter -Wno-clobbered -stati
 # Our conformance suites, in the order they run; each is tests/NAME.c.
 SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
-	root_made_test loopback_test \
+	root_made_test loopback_test tap_test \
 	escape_test erofs_file_test erofs_test lsm_test tool_test fuzz_test \
 	stress_test audit_test
 # Suites that need a kernel command line of their own: make check boots the
@@ -47,7 +47,7 @@ COMPAT := compat_test
 BPF_SUITES := bpf_mask_test
 ALT := $(B)/alt
 GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(ALONE) $(TREE_TESTS) \
-	$(COMPAT) $(BPF_SUITES) lo_probe net_admin_probe validate_cap demo \
+	$(COMPAT) $(BPF_SUITES) lo_probe tcp_probe net_admin_probe validate_cap demo \
 	nscaps) \
 	$(ALT)/userns-mask
 TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
@@ -138,6 +138,10 @@ $(B)/tests/nsfs_%: kernel/series | kernel
 	$(CC_GUEST) -O2 -static -isystem $(HDRS) -w -o $@ $(SELFT)/nsfs/$*.c
 
 $(B)/tests/lo_probe: tests/lo_probe.c | kernel
+	@mkdir -p $(@D)
+	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
+
+$(B)/tests/tcp_probe: tests/tcp_probe.c | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
 
