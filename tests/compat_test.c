@@ -298,6 +298,34 @@ ROW(flatpak_like, SANDBOX, BWRAP_LO_WORDS,
     "--ro-bind /tests /app --proc /proc --dev /dev --tmpfs /tmp "
     "--dir /run/user/1000 --setenv XDG_RUNTIME_DIR /run/user/1000 "
     "--cap-drop ALL /app/lo_probe")
+/*
+ * Rootless networking: slirp4netns as rootless podman 4.3.1 starts it
+ * (but for --disable-host-loopback, so that 10.0.2.2 is the host's
+ * loopback), and pasta as a user runs it, copying the address and the
+ * default routes of the guest's uplink (ext0, which main() makes).  Each
+ * makes a tap device in the container's network namespace and sets it up;
+ * then a TCP connection from there reaches a listener of alice's on the
+ * host through it (tcp_probe).
+ */
+#define LISTEN_AND(cmd) "tcp_probe listen 8099 & l=$!; " cmd "; r=$?; " \
+	"[ $r = 0 ] && wait $l || { kill $l; exit 1; }"
+/*
+ * A container whose tap slirp4netns has set up, where root runs @inner
+ * once the default route is there (exit 9 if it never comes).
+ */
+#define WITH_SLIRP(inner)						\
+	"unshare -rn sh -c 'echo $$ >pid; i=0; until ip -4 route | "	\
+	"grep -q default; do i=$((i+1)); [ $i -lt 100 ] || exit 9; "	\
+	"sleep 0.2; done; " inner "' & c=$!; "				\
+	"until [ -s pid ] || ! kill -0 $c 2>/dev/null; do sleep 0.1; done; " \
+	"slirp4netns --configure --mtu=65520 --enable-ipv6 $(cat pid) tap0 " \
+	">slirp.log 2>&1 & s=$!; wait $c; r=$?; kill $s 2>/dev/null; "	\
+	"cat slirp.log; exit $r"
+ROW(slirp4netns, SANDBOX, EPERM_WORDS,
+    LISTEN_AND("(" WITH_SLIRP("tcp_probe send 10.0.2.2 8099") ")"))
+ROW(pasta, SANDBOX, EPERM_WORDS,
+    LISTEN_AND("pasta --config-net -- tcp_probe send 192.0.2.1 8099"))
+
 /* crun's own rootless spec, run as it is but for its command. */
 ROW(crun_rootless, SANDBOX, EPERM_WORDS,
     "mkdir rootfs && cp /tests/lo_probe rootfs/ && crun spec --rootless && "
@@ -400,7 +428,41 @@ ROW(link_macvlan, SURFACE, EPERM_WORDS,
     "unshare -rn sh -c 'ip link add d0 type dummy && "
     "ip link add m0 link d0 type macvlan'")
 ROW(link_dummy, SURFACE, EPERM_WORDS, "unshare -rn ip link add d0 type dummy")
-ROW(tuntap, SURFACE, EPERM_WORDS, "unshare -rn ip tuntap add tap0 mode tap")
+/*
+ * tun and tap devices beyond the one plain tap the clamps leave: ip tuntap
+ * makes every device persistent (TUNSETPERSIST), and asks for the kinds
+ * no rootless helper does.  The BPF programs and filters of a tap's file
+ * and NAPI, which no tool of Debian's sets, are tests/tap_test.c's.
+ */
+ROW(tuntap_persist, SURFACE, EPERM_WORDS,
+    "unshare -rn ip tuntap add tap0 mode tap")
+ROW(tuntap_tun, SURFACE, EPERM_WORDS,
+    "unshare -rn ip tuntap add tun0 mode tun")
+ROW(tuntap_multi_queue, SURFACE, EPERM_WORDS,
+    "unshare -rn ip tuntap add tap0 mode tap multi_queue")
+ROW(tuntap_vnet_hdr, SURFACE, EPERM_WORDS,
+    "unshare -rn ip tuntap add tap0 mode tap vnet_hdr")
+
+/*
+ * The routes and devices of the set-up tap beyond what the helpers send
+ * (in the words of ip, as slirp4netns's own refusal would say otherwise).
+ */
+#define IP_EPERM_WORDS	"RTNETLINK answers: Operation not permitted"
+ROW(tap_multipath, SURFACE, IP_EPERM_WORDS,
+    WITH_SLIRP("ip route add 10.9.0.0/16 nexthop via 10.0.2.2 dev tap0 "
+	       "nexthop via 10.0.2.3 dev tap0"))
+ROW(tap_route_table, SURFACE, IP_EPERM_WORDS,
+    WITH_SLIRP("ip route add 10.9.0.0/16 via 10.0.2.2 dev tap0 table 7"))
+ROW(tap_route_mtu, SURFACE, IP_EPERM_WORDS,
+    WITH_SLIRP("ip route add 10.9.0.0/16 via 10.0.2.2 dev tap0 mtu 1280"))
+ROW(tap_neigh, SURFACE, IP_EPERM_WORDS,
+    WITH_SLIRP("ip neigh add 10.0.2.9 lladdr 02:00:00:00:00:09 dev tap0"))
+ROW(tap_promisc, SURFACE, IP_EPERM_WORDS,
+    WITH_SLIRP("ip link set tap0 promisc on"))
+/* A blackhole nexthop sits on lo, so lo comes up first. */
+ROW(nexthop_object, SURFACE, IP_EPERM_WORDS,
+    "unshare -rn sh -c 'ip link set lo up && "
+    "ip nexthop add id 1 blackhole'")
 
 /* The loopback device beyond its set-up: the rule stops there. */
 ROW(lo_other_addr, SURFACE, EPERM_WORDS,
@@ -424,6 +486,17 @@ int main(int argc, char **argv)
 	char *bpf[] = { argv[0], "-v", "default", "-v", "mask", NULL };
 	char *others[] = { argv[0], "-V", "boot", NULL };
 
+	/*
+	 * The uplink pasta copies into its namespace: an address and a
+	 * default route of each family on a device of the initial namespace.
+	 */
+	if (system("/usr/bin/ip link add ext0 type dummy && "
+		   "/usr/bin/ip link set ext0 up && "
+		   "/usr/bin/ip addr add 192.0.2.2/24 dev ext0 && "
+		   "/usr/bin/ip route add default via 192.0.2.1 && "
+		   "/usr/bin/ip -6 addr add 2001:db8::2/64 dev ext0 nodad && "
+		   "/usr/bin/ip -6 route add default via fe80::1 dev ext0"))
+		fprintf(stderr, "compat: no uplink for pasta\n");
 	if (argc > 1)
 		return test_harness_run(argc, argv);
 	if (!has_series())
