@@ -3,7 +3,8 @@
  * The tap set-up rule of user namespace clamps: a task that would hold
  * CAP_NET_ADMIN over a network namespace but for a clamp may make one
  * plain tap device there and set it up as slirp4netns (ioctls) and pasta
- * (rtnetlink) do, and nothing more.  Each request below is sent the way
+ * (rtnetlink) do, and write the namespace's ping_group_range as rootless
+ * podman does, and nothing more.  Each request below is sent the way
  * one of them sends it, then changed by one field to show where the rule
  * ends.
  *
@@ -948,6 +949,52 @@ REFUSED_OTHER(other_addr)
 REFUSED_OTHER(other_sioc_addr)
 REFUSED_OTHER(other_route)
 REFUSED_OTHER(other_sioc_route)
+
+/* Write @value to the sysctl at @path: 0 or an errno. */
+static int sysctl_write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, value, strlen(value)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* What rootless podman's crun and pasta write in the container's N. */
+static int ping_group_range(const struct agent_cmd *c)
+{
+	return sysctl_write("/proc/sys/net/ipv4/ping_group_range", "0 0");
+}
+
+/* Any other sysctl of N. */
+static int ip_forward(const struct agent_cmd *c)
+{
+	return sysctl_write("/proc/sys/net/ipv4/ip_forward", "1");
+}
+
+/*
+ * The sysctls of N are root's, with CAP_NET_ADMIN over N: a user of U
+ * may not write them (EACCES); root of U may write ping_group_range under
+ * every clamp, and any other only without one.
+ */
+TEST_F(tap, sysctl_ping_group_range)
+{
+	EXPECT_EQ(EACCES, agent_do(&self->user, OP_CALL, 0,
+				   (long)ping_group_range, NULL));
+	EXPECT_EQ(0, agent_do(&self->root, OP_CALL, 0,
+			      (long)ping_group_range, NULL));
+}
+
+TEST_F(tap, sysctl_other)
+{
+	EXPECT_EQ(EACCES, agent_do(&self->user, OP_CALL, 0, (long)ip_forward,
+				   NULL));
+	EXPECT_EQ(variant->clamp == NONE ? 0 : EACCES,
+		  agent_do(&self->root, OP_CALL, 0, (long)ip_forward, NULL));
+}
 
 /* SUnreclaim of /proc/meminfo, in kB. */
 static long slab_kb(void)
