@@ -8,6 +8,8 @@
 # column alone (COMPAT_STOCK=no skips it).  Prints the matrix and writes
 # it to build/$COMPAT_TAG-matrix.txt; the logs are build/$COMPAT_TAG*.log
 # (COMPAT_TAG is check-compat unless make check-distro sets it).
+# COMPAT_ROWS=a,b runs those rows alone, in every configuration (the
+# kernel command line passes it to the suite).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,14 +22,14 @@ limit=${COMPAT_TIMEOUT:-1200}
 boot_mask=000001ffffffefff
 
 "$top/scripts/deps.sh" bubblewrap crun uidmap nftables iptables ipset \
-	conntrack slirp4netns passt libcap2-bin
+	conntrack slirp4netns passt podman libcap2-bin
 "$top/scripts/compat-root.sh" "$b/compat.cpio.gz"
 cat "$initrd" "$b/compat.cpio.gz" >"$b/initramfs-$tag.cpio.gz"
 
 boot() { # KERNEL LOG APPEND
 	echo "compat: booting $(basename "$1") (log: ${2#"$top"/})"
 	KERNEL=$1 INITRD=$b/initramfs-$tag.cpio.gz \
-		APPEND="$3 nscaps.suites=compat_test" \
+		APPEND="$3 nscaps.suites=compat_test${COMPAT_ROWS:+ COMPAT_ROWS=$COMPAT_ROWS}" \
 		"$top/scripts/qemu.sh" check "$2" "$limit" || true
 }
 boot "$kernel" "$b/$tag.log" ""

@@ -16,7 +16,8 @@ programs="/usr/bin/dash /usr/bin/bwrap /usr/bin/crun
 	  /usr/bin/newuidmap /usr/bin/newgidmap
 	  /usr/bin/ip /usr/sbin/tc /usr/sbin/nft
 	  /usr/sbin/xtables-legacy-multi /usr/sbin/ipset /usr/sbin/conntrack
-	  /usr/bin/slirp4netns /usr/bin/passt /usr/sbin/capsh"
+	  /usr/bin/slirp4netns /usr/bin/passt /usr/sbin/capsh
+	  /usr/bin/podman /usr/bin/conmon"
 # Names the packages install as links to the programs above.
 links="/usr/bin/sh:dash /usr/sbin/ip:/usr/bin/ip
        /usr/sbin/iptables-legacy:/usr/sbin/xtables-legacy-multi
@@ -49,6 +50,11 @@ for elf in $programs "$xtables"/*.so; do
 			  $1 ~ /^\// { print $1 }'
 done | sort -u | while read -r lib; do
 	put "$lib"
+done
+# podman's configuration, as containers-common installs it.
+for d in /etc/containers /usr/share/containers; do
+	mkdir -p "$root$d"
+	cp -a "$d"/. "$root$d/"
 done
 # alice's subordinate ids, as adduser gives a new user on Debian.
 mkdir -p "$root/etc"

@@ -4,10 +4,14 @@
  * connection from a container's network namespace reach the host through
  * its tap device and the helper (slirp4netns, pasta) that serves it?
  *
- *   tcp_probe listen PORT       on the host: accept one connection on
- *                               127.0.0.1:PORT, print what it sent
+ *   tcp_probe listen PORT       on the host: accept connections on PORT
+ *                               (every address: slirp4netns and pasta
+ *                               reach the host's loopback, a container
+ *                               its uplink's address) until one says
+ *                               hello, and print it
  *   tcp_probe send ADDR PORT    in the container: connect to ADDR:PORT,
- *                               trying for 20 s, and send "hello"
+ *                               send "hello" and wait for "ok", trying
+ *                               for 40 s
  *
  * Static, so that it runs in any namespace.  Exit status 0 on success.
  */
@@ -20,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 static int listen_once(struct sockaddr_in *a)
@@ -28,7 +34,7 @@ static int listen_once(struct sockaddr_in *a)
 	char buf[64];
 	ssize_t n;
 
-	a->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a->sin_addr.s_addr = htonl(INADDR_ANY);
 	if (l < 0 ||
 	    setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(l, (struct sockaddr *)a, sizeof(*a)) || listen(l, 1)) {
@@ -38,9 +44,9 @@ static int listen_once(struct sockaddr_in *a)
 	/*
 	 * A helper may connect and close before the container's connection
 	 * comes through (a probe, an attempt the container gave up on):
-	 * wait for the one that says hello, for 60 s at most.
+	 * wait for the one that says hello, for 110 s at most (a row has 120).
 	 */
-	alarm(60);
+	alarm(110);
 	for (;;) {
 		c = accept(l, NULL, NULL);
 		if (c < 0) {
@@ -48,39 +54,58 @@ static int listen_once(struct sockaddr_in *a)
 			return 1;
 		}
 		n = read(c, buf, sizeof(buf) - 1);
-		close(c);
-		if (n <= 0)
+		if (n <= 0) {
+			close(c);
 			continue;
+		}
 		buf[n] = '\0';
 		printf("tcp_probe: received %s\n", buf);
+		/* The answer tells the sender its words went all the way. */
+		if (write(c, "ok", 2) != 2)
+			perror("tcp_probe: answer");
+		close(c);
 		return strcmp(buf, "hello") != 0;
 	}
 }
 
-static int send_hello(struct sockaddr_in *a)
+/*
+ * One connection: send hello, then wait for the answer, so that a helper
+ * that took the connection but never reached the host counts as a failure
+ * to try again, and closing early never races the helper's forwarding.
+ */
+static int hello_once(int s, const struct sockaddr_in *a)
+{
+	struct timeval tv = { .tv_sec = 10 };
+	char buf[8];
+
+	if (connect(s, (const struct sockaddr *)a, sizeof(*a)) ||
+	    write(s, "hello", 5) != 5 ||
+	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		return errno;
+	if (read(s, buf, 2) != 2 || memcmp(buf, "ok", 2))
+		return errno ?: ECONNRESET;
+	return 0;
+}
+
+static int send_hello(const struct sockaddr_in *a)
 {
 	int err = 0;
 
 	/* A connection the helper resets shows as EPIPE, not as a signal. */
 	signal(SIGPIPE, SIG_IGN);
-	for (int i = 0; i < 100; i++) {
+	for (time_t end = time(NULL) + 40; time(NULL) < end;) {
 		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 		if (s < 0)
 			break;
-		if (!connect(s, (struct sockaddr *)a, sizeof(*a))) {
-			err = write(s, "hello", 5) == 5 ? 0 : errno;
-			close(s);
-			if (err)
-				fprintf(stderr, "tcp_probe: write: %s\n",
-					strerror(err));
-			return !!err;
-		}
-		err = errno;
+		errno = 0;
+		err = hello_once(s, a);
 		close(s);
+		if (!err)
+			return 0;
 		usleep(200000);
 	}
-	fprintf(stderr, "tcp_probe: connect: %s\n", strerror(err));
+	fprintf(stderr, "tcp_probe: no answer: %s\n", strerror(err));
 	return 1;
 }
 
