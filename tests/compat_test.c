@@ -536,6 +536,9 @@ int main(int argc, char **argv)
 		perror("compat: /dev/shm");
 	else if (mount("shm", "/dev/shm", "tmpfs", 0, "mode=1777"))
 		perror("compat: mount /dev/shm");
+	/* ICMP echo sockets for every group, as systemd's sysctl.d opens them. */
+	if (write_file("/proc/sys/net/ipv4/ping_group_range", "0 2147483647"))
+		perror("compat: ping_group_range");
 	if (mkdir("/var", 0755) && errno != EEXIST)
 		perror("compat: /var");
 	if ((mkdir("/var/tmp", 01777) && errno != EEXIST) ||

@@ -34,6 +34,7 @@
 #include <linux/if_tun.h>
 #include <linux/lwtunnel.h>
 #include <linux/nexthop.h>
+#include <linux/vhost.h>
 #include <net/route.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -975,17 +976,53 @@ static int ip_forward(const struct agent_cmd *c)
 	return sysctl_write("/proc/sys/net/ipv4/ip_forward", "1");
 }
 
+#define HOME_PING_RANGE	"/proc/sys/net/ipv4/ping_group_range"
+
+/*
+ * Open ICMP echo sockets of the initial namespace to every group, or close
+ * them; @was keeps the range it had.
+ */
+static int home_pings(bool opened, char *was, size_t size)
+{
+	int fd = open(HOME_PING_RANGE, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, was, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return errno ?: EIO;
+	was[n] = '\0';
+	return sysctl_write(HOME_PING_RANGE, opened ? "0 2147483647" : "1 0");
+}
+
 /*
  * The sysctls of N are root's, with CAP_NET_ADMIN over N: a user of U
- * may not write them (EACCES); root of U may write ping_group_range under
- * every clamp, and any other only without one.
+ * may not write them (EACCES).  Root of U may write ping_group_range
+ * under every clamp while the initial namespace opens ICMP echo sockets
+ * to some group itself, as systemd's sysctl.d does, and only without a
+ * clamp while it keeps them closed; any other sysctl only without one.
  */
 TEST_F(tap, sysctl_ping_group_range)
 {
+	char was[64];
+
+	ASSERT_EQ(0, home_pings(true, was, sizeof(was)));
 	EXPECT_EQ(EACCES, agent_do(&self->user, OP_CALL, 0,
 				   (long)ping_group_range, NULL));
 	EXPECT_EQ(0, agent_do(&self->root, OP_CALL, 0,
 			      (long)ping_group_range, NULL));
+	sysctl_write(HOME_PING_RANGE, was);
+}
+
+TEST_F(tap, sysctl_ping_group_range_closed_at_home)
+{
+	char was[64];
+
+	ASSERT_EQ(0, home_pings(false, was, sizeof(was)));
+	EXPECT_EQ(variant->clamp == NONE ? 0 : EACCES,
+		  agent_do(&self->root, OP_CALL, 0, (long)ping_group_range,
+			   NULL));
+	sysctl_write(HOME_PING_RANGE, was);
 }
 
 TEST_F(tap, sysctl_other)
@@ -994,6 +1031,47 @@ TEST_F(tap, sysctl_other)
 				   NULL));
 	EXPECT_EQ(variant->clamp == NONE ? 0 : EACCES,
 		  agent_do(&self->root, OP_CALL, 0, (long)ip_forward, NULL));
+}
+
+/*
+ * Escape catalogue 135: the tap handed to vhost-net as its back-end,
+ * whose batched path reads a virtio header from its ring whatever the
+ * tap's flags.  vhost asks tun for the tap's socket and, refused, says
+ * ENOTSOCK; without a clamp it takes the socket and fails later, on the
+ * ring this test never set up.
+ */
+static int vhost_backend(const struct agent_cmd *c)
+{
+	struct vhost_vring_file backend = { .index = 1 };
+	int v, err = tap();
+
+	if (err)
+		return err;
+	v = open("/dev/vhost-net", O_RDWR | O_CLOEXEC);
+	if (v < 0)
+		return errno;
+	backend.fd = tap_fd;
+	if (ioctl(v, VHOST_SET_OWNER, NULL) ||
+	    ioctl(v, VHOST_NET_SET_BACKEND, &backend))
+		err = errno;
+	close(v);
+	return err;
+}
+
+TEST_F(tap, vhost_backend)
+{
+	int err;
+
+	/* Its mode where systemd is built with dev-kvm-mode=0666. */
+	ASSERT_EQ(0, chmod("/dev/vhost-net", 0666));
+	EXPECT_EQ(EPERM, agent_do(&self->user, OP_CALL, 0,
+				  (long)vhost_backend, NULL));
+	err = agent_do(&self->root, OP_CALL, 0, (long)vhost_backend, NULL);
+	if (variant->clamp == NONE) {
+		EXPECT_NE(ENOTSOCK, err);
+	} else {
+		EXPECT_EQ(ENOTSOCK, err);
+	}
 }
 
 /* SUnreclaim of /proc/meminfo, in kB. */
