@@ -56,10 +56,11 @@ for d in /etc/containers /usr/share/containers; do
 	mkdir -p "$root$d"
 	cp -a "$d"/. "$root$d/"
 done
-# alice's subordinate ids, as adduser gives a new user on Debian.
+# alice's subordinate ids, as adduser gives a new user on Debian, and
+# those podman --userns=auto takes for root's containers.
 mkdir -p "$root/etc"
-echo "alice:100000:65536" >"$root/etc/subuid"
-echo "alice:100000:65536" >"$root/etc/subgid"
+printf 'alice:100000:65536\ncontainers:200000:65536\n' >"$root/etc/subuid"
+printf 'alice:100000:65536\ncontainers:200000:65536\n' >"$root/etc/subgid"
 
 (cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 >"$out.tmp"

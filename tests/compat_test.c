@@ -377,6 +377,17 @@ ROOT_ROW(root_crun_userns, ROOT_CONTAINER, EPERM_WORDS,
 	 "s|\"CAP_KILL\"|\"CAP_KILL\", \"CAP_NET_ADMIN\"|' config.json && "
 	 "grep -q CAP_NET_ADMIN config.json && grep -q '\"user\"' config.json && "
 	 "crun --cgroup-manager=disabled run r1")
+/*
+ * podman as root with --userns=auto: a user namespace of the ids
+ * /etc/subuid gives "containers", as Kubernetes gives a pod with
+ * hostUsers: false, and CAP_NET_ADMIN added to the container.
+ */
+ROOT_ROW(root_podman_userns_auto, ROOT_CONTAINER, EPERM_WORDS,
+	 "cd \"$(mktemp -d)\" && mkdir r && cp /tests/net_admin_probe r/ && "
+	 "tar -C r -cf p.tar . && "
+	 PODMAN "import p.tar localhost/admin >/dev/null && "
+	 PODMAN "run --rm --cgroups disabled --userns=auto --network none "
+	 "--cap-add NET_ADMIN localhost/admin /net_admin_probe")
 ROOT_ROW(root_nested, SURFACE, EPERM_WORDS,
 	 "unshare -Ur unshare -rn nft add table ip t")
 
