@@ -630,40 +630,20 @@ static int to_multipath(struct nl_req *r, struct nlmsghdr *h)
 	return 0;
 }
 
-static int route_table_100(const struct agent_cmd *c)
-{
-	return route_changed(to_table_100);
+/* The route pasta sends, changed by @change. */
+#define ROUTE_CHANGED(name, change)					\
+static int name(const struct agent_cmd *c)				\
+{									\
+	return route_changed(change);					\
 }
 
-static int route_blackhole(const struct agent_cmd *c)
-{
-	return route_changed(to_blackhole);
-}
-
-static int route_replace(const struct agent_cmd *c)
-{
-	return route_changed(to_replace);
-}
-
-static int route_prefsrc(const struct agent_cmd *c)
-{
-	return route_changed(with_prefsrc);
-}
-
-static int route_metrics(const struct agent_cmd *c)
-{
-	return route_changed(with_metrics);
-}
-
-static int route_encap(const struct agent_cmd *c)
-{
-	return route_changed(with_encap);
-}
-
-static int route_multipath(const struct agent_cmd *c)
-{
-	return route_changed(to_multipath);
-}
+ROUTE_CHANGED(route_table_100, to_table_100)
+ROUTE_CHANGED(route_blackhole, to_blackhole)
+ROUTE_CHANGED(route_replace, to_replace)
+ROUTE_CHANGED(route_prefsrc, with_prefsrc)
+ROUTE_CHANGED(route_metrics, with_metrics)
+ROUTE_CHANGED(route_encap, with_encap)
+ROUTE_CHANGED(route_multipath, to_multipath)
 
 static int nexthop_object(const struct agent_cmd *c)
 {
