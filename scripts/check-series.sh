@@ -1,8 +1,8 @@
 #!/bin/bash
-# Every prefix of every posting, one patch at a time: build it twice (the
-# KUnit suites as a module, as distributions build KUnit, and built in),
-# run checkpatch.pl --strict on the patch, and boot the built-in kernel,
-# whose KUnit suites run at boot.  At the last patch of a posting, that
+# Every prefix of every posting, one patch at a time: build it twice
+# (without KUnit, so without the commoncap suites compiled into
+# commoncap.c, and with them), run checkpatch.pl --strict on the patch,
+# and boot the kernel with KUnit, whose suites run at boot.  At the last patch of a posting, that
 # boot also runs the suites the postings so far make hold (POSTING_SUITES
 # below), and from the clamps' posting on, a second boot runs the mask
 # from the command line.  Options of the fragments that a prefix does not
@@ -36,10 +36,11 @@ BOOT_APPEND="sysctl.kernel.userns_cap_mask=1ffffffefff sysctl.kernel.userns_cap_
 git -C "$tree" worktree prune
 [ -d "$wt" ] || git -C "$tree" worktree add -q --detach "$wt" debian-base
 
-# build NAME [FRAGMENT]: build the worktree into build/series-kbuild-NAME.
+# build NAME [FRAGMENTS]: build the worktree into build/series-kbuild-NAME,
+# with FRAGMENTS rather than kernel/config/*.config if given.
 build() {
 	local log=$b/series-build-$1.log
-	if KCONFIG_MISSING_OK=1 EXTRA_FRAGMENTS=${2:-} KSRC=$wt \
+	if KCONFIG_MISSING_OK=1 FRAGMENTS=${2:-} KSRC=$wt \
 	   KBUILD_OUT=$b/series-kbuild-$1 \
 	   BZIMAGE=$b/series-bzImage-$1 "$top/scripts/kernel.sh" \
 	   >"$log" 2>&1 && ! grep -q 'warning:' "$log"; then
@@ -78,7 +79,7 @@ fi
 fail=0
 suites=""
 alone=""
-printf '%-7s %-7s %-7s %-7s %s\n' module builtin style kunit patch
+printf '%-7s %-7s %-7s %-7s %s\n' nokunit kunit style boot patch
 for n in $(seq 1 "${#commits[@]}"); do
 	c=${commits[$((n - 1))]}
 	dir=$(dirname "${listed[$((n - 1))]}")
@@ -94,8 +95,9 @@ for n in $(seq 1 "${#commits[@]}"); do
 	fi
 	[ "$n" -ge "$from" ] || continue
 	git -C "$wt" checkout -q --detach "$c"
-	module=$(build m)
-	builtin=$(build y "$top/kernel/config/variant/kunit-builtin.config")
+	nokunit=$(build n "$(ls "$top"/kernel/config/*.config |
+		grep -v /kunit.config)")
+	builtin=$(build y)
 	if git -C "$tree" format-patch -1 --stdout "$c" |
 	   (cd "$wt" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict \
 		--terse --no-summary --ignore UNKNOWN_COMMIT_ID -) >"$b/series-checkpatch.log" 2>&1; then
@@ -113,8 +115,8 @@ for n in $(seq 1 "${#commits[@]}"); do
 			sed 's/^/    /' "$b/series-boot.log.summary"
 		fi
 	fi
-	[ "$module $builtin $style $kunit" = "ok ok clean ok" ] || fail=1
-	printf '%-7s %-7s %-7s %-7s %s\n' "$module" "$builtin" "$style" \
+	[ "$nokunit $builtin $style $kunit" = "ok ok clean ok" ] || fail=1
+	printf '%-7s %-7s %-7s %-7s %s\n' "$nokunit" "$builtin" "$style" \
 		"$kunit" "${listed[$((n - 1))]#postings/}"
 	[ "$last" = yes ] && [ "$builtin" = ok ] || continue
 	# The end of a posting: what every posting so far makes hold.

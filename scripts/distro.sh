@@ -14,13 +14,11 @@ config=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64
 # What the suites need that Debian builds as modules, loaded at boot: the
 # virtio disk with the EROFS images, EROFS, loop devices, dummy links and
 # nf_tables; what the surface rows of make check-compat reach (the guest
-# has no modprobe to load them on demand); and carried for guest/init to
-# load in its KUnit step.
+# has no modprobe to load them on demand).
 load="virtio_blk erofs loop dummy nf_tables
       veth bridge vxlan macvlan tun nf_conntrack_netlink ip_set_hash_ip
       iptable_filter ip6table_filter sch_htb cls_u32 cls_fw cls_route
       act_gact xfrm_user"
-carry="kunit commoncap_kunit"
 
 "$top/scripts/deps.sh" linux-config-6.12
 mkdir -p "$out"
@@ -42,7 +40,7 @@ ordered() {
 	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
 }
 # shellcheck disable=SC2086 # the lists split into module names
-ordered $load $carry | while read -r ko; do
+ordered $load | while read -r ko; do
 	rel=${ko#"$modroot"}
 	mkdir -p "$(dirname "$tree$rel")"
 	xz -dc "$ko" >"$tree${rel%.xz}"
