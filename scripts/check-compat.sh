@@ -22,7 +22,7 @@ limit=${COMPAT_TIMEOUT:-1200}
 boot_mask=000001ffffffefff
 
 "$top/scripts/deps.sh" bubblewrap crun uidmap nftables iptables ipset \
-	conntrack slirp4netns passt podman libcap2-bin
+	conntrack slirp4netns passt podman libcap2-bin systemd-container
 "$top/scripts/compat-root.sh" "$b/compat.cpio.gz"
 cat "$initrd" "$b/compat.cpio.gz" >"$b/initramfs-$tag.cpio.gz"
 

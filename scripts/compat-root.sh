@@ -17,7 +17,7 @@ programs="/usr/bin/dash /usr/bin/bwrap /usr/bin/crun
 	  /usr/bin/ip /usr/sbin/tc /usr/sbin/nft
 	  /usr/sbin/xtables-legacy-multi /usr/sbin/ipset /usr/sbin/conntrack
 	  /usr/bin/slirp4netns /usr/bin/passt /usr/sbin/capsh
-	  /usr/bin/podman /usr/bin/conmon"
+	  /usr/bin/podman /usr/bin/conmon /usr/bin/systemd-nspawn"
 # Names the packages install as links to the programs above.
 links="/usr/bin/sh:dash /usr/sbin/ip:/usr/bin/ip
        /usr/sbin/iptables-legacy:/usr/sbin/xtables-legacy-multi
@@ -51,6 +51,10 @@ for elf in $programs "$xtables"/*.so; do
 done | sort -u | while read -r lib; do
 	put "$lib"
 done
+# The host's os-release, which systemd-nspawn binds into a container.
+put /usr/lib/os-release
+mkdir -p "$root/etc"
+ln -sf ../usr/lib/os-release "$root/etc/os-release"
 # podman's configuration, as containers-common installs it.
 for d in /etc/containers /usr/share/containers; do
 	mkdir -p "$root$d"

@@ -388,6 +388,19 @@ ROOT_ROW(root_podman_userns_auto, ROOT_CONTAINER, EPERM_WORDS,
 	 PODMAN "import p.tar localhost/admin >/dev/null && "
 	 PODMAN "run --rm --cgroups disabled --userns=auto --network none "
 	 "--cap-add NET_ADMIN localhost/admin /net_admin_probe")
+/*
+ * systemd-nspawn -U as root, without systemd as init or machined (the
+ * guest has neither): a user namespace of a range nspawn picks, its own
+ * network namespace, and the container's tree made here, holding
+ * net_admin_probe and the os-release and machine-id nspawn asks of a
+ * tree.
+ */
+ROOT_ROW(root_nspawn_userns, ROOT_CONTAINER, EPERM_WORDS,
+	 "cd \"$(mktemp -d)\" && mkdir -p t/usr/lib t/etc && "
+	 "cp /tests/net_admin_probe t/ && echo ID=probe >t/usr/lib/os-release && "
+	 "echo 5a8c7d2e9f0b4c1d8e3f6a7b9c0d1e2f >t/etc/machine-id && "
+	 "systemd-nspawn -q -U --register=no --keep-unit --link-journal=no "
+	 "--private-network -D t /net_admin_probe")
 ROOT_ROW(root_nested, SURFACE, EPERM_WORDS,
 	 "unshare -Ur unshare -rn nft add table ip t")
 
