@@ -286,6 +286,21 @@ TEST_F(audit, mask_write)
 }
 
 /*
+ * Writing the mask it already holds changes nothing and records nothing,
+ * as for a set: the next record is that of the write that changes it.
+ */
+TEST_F(audit, unchanged_mask_not_recorded)
+{
+	ASSERT_EQ(0, set_mask(self->saved));
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	EXPECT_STREQ(hex(self->saved), field(self->rec, "old"));
+	EXPECT_STREQ(hex(ALL_CAPS & ~NET), field(self->rec, "new")) {
+		TH_LOG("a record for the unchanged write: %s", self->rec);
+	}
+}
+
+/*
  * Root of C sets lo's MTU in its own network namespace while the mask
  * lacks CAP_NET_ADMIN: its kuid, not a uid of C, and C's inode number.
  */
