@@ -29,7 +29,7 @@ cat "$initrd" "$b/compat.cpio.gz" >"$b/initramfs-$tag.cpio.gz"
 boot() { # KERNEL LOG APPEND
 	echo "compat: booting $(basename "$1") (log: ${2#"$top"/})"
 	KERNEL=$1 INITRD=$b/initramfs-$tag.cpio.gz \
-		APPEND="$3 nscaps.suites=compat_test${COMPAT_ROWS:+ COMPAT_ROWS=$COMPAT_ROWS}" \
+		APPEND="$3 kunit.enable=0 nscaps.suites=compat_test${COMPAT_ROWS:+ COMPAT_ROWS=$COMPAT_ROWS}" \
 		"$top/scripts/qemu.sh" check "$2" "$limit" || true
 }
 boot "$kernel" "$b/$tag.log" ""
