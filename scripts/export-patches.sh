@@ -6,7 +6,7 @@
 # git format-patch, numbered on their own, and its cover letter
 # (0000-cover-letter.patch) anew, keeping the subject prefix ("PATCH",
 # "RFC PATCH"), subject and text of the one it had; git's shortlog and
-# diffstat follow the commits.
+# diffstat follow the commits (without its create/delete mode lines).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +66,9 @@ for dir in $(printf '%s\n' "${listed[@]}" | xargs -n1 dirname | uniq); do
 		while ((getline line <blurb) > 0) print line
 		next
 	}
+	# The file list of the diffstat stands; its mode lines would run past the
+	# 75 columns checkpatch holds a cover letter to.
+	/^ (create|delete) mode [0-7]+ / { next }
 	{ print }' "$out/0000-cover-letter.patch" >"$out/cover"
 	mv "$out/cover" "$out/0000-cover-letter.patch"
 	rm "$out/blurb"
