@@ -480,6 +480,21 @@ static void log_world_stop(struct log_world *w)
 	set_mask(w->saved);
 }
 
+/*
+ * The tests that read the log count what follows a marker; a marker the
+ * log does not show yet would send them to an earlier test's.  Nothing is
+ * logged after this one.
+ */
+TEST(log_marker_read_at_once)
+{
+	static char log[1 << 18];
+	char marker[64];
+
+	snprintf(marker, sizeof(marker), "nscaps: marker %d", getpid());
+	ASSERT_EQ(0, log_mark(marker));
+	EXPECT_NE(NULL, strstr(log_since(marker, log, sizeof(log)), marker));
+}
+
 FIXTURE(denial_log) {
 	struct log_world w;
 };

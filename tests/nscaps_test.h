@@ -720,10 +720,19 @@ static inline long task_kuid(pid_t pid)
 	return task_id(pid, "Uid:");
 }
 
-/* Write @marker into the kernel log, to read what follows with log_since(). */
+/*
+ * Write @marker into the kernel log as a line of its own, to read what
+ * follows with log_since(): 0, or why not.  The newline matters: the log
+ * keeps a line without one open for a continuation, and readers do not
+ * see it until the next message, so that a test whose next message was
+ * rate-limited away would find an earlier test's marker instead.
+ */
 static inline int log_mark(const char *marker)
 {
-	return write_file("/dev/kmsg", marker);
+	char line[256];
+
+	snprintf(line, sizeof(line), "%s\n", marker);
+	return write_file("/dev/kmsg", line);
 }
 
 /*
