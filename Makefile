@@ -158,11 +158,12 @@ $(B)/tests/exploit_run: tests/exploit_run.c | kernel
 
 # alt/: the BPF program, compiled for BPF with its CO-RE relocations, the
 # skeleton bpftool makes of it, and the loader, static for the guest.
+# -mcpu=v3 for the atomics whose old value the ceiling budget reads.
 alt: $(ALT)/userns-mask
 $(ALT)/userns_mask.bpf.o: alt/userns_mask.bpf.c
 	@scripts/deps.sh
 	@mkdir -p $(@D)
-	clang -O2 -g -target bpf -D__TARGET_ARCH_x86 \
+	clang -O2 -g -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 \
 		-I/usr/include/$(shell uname -m)-linux-gnu -c $< -o $@
 $(ALT)/userns_mask.skel.h: $(ALT)/userns_mask.bpf.o
 	bpftool gen skeleton $< name userns_mask_bpf >$@

@@ -3,12 +3,16 @@
  * userns-mask: load, drive and unload the BPF LSM version of the clamps
  * (userns_mask.bpf.c) on a stock kernel with BTF and "bpf" in its LSMs.
  *
- *   userns-mask attach [MASK]       load and attach, the mask given or full;
- *                                   pinned under /sys/fs/bpf/userns_mask, so
- *                                   it stays after this program exits
+ *   userns-mask attach [MASK [BUDGET]]
+ *                                   load and attach, the mask given or full,
+ *                                   each owner's budget of recorded ceilings
+ *                                   given (1 to 1024) or 1024; pinned under
+ *                                   /sys/fs/bpf/userns_mask, so it stays
+ *                                   after this program exits
  *   userns-mask mask MASK           set the mask, live
  *   userns-mask lower PID CAP,...   lower PID's set (and its future children's)
- *   userns-mask show [PID]          the mask; PID's set and its namespace's
+ *   userns-mask show [PID]          the mask and how many ceilings are
+ *                                   recorded; PID's set and its namespace's
  *                                   recorded ceiling
  *   userns-mask detach              unpin: the programs go when unused
  *
@@ -34,6 +38,8 @@
 
 #define PIN_DIR	"/sys/fs/bpf/userns_mask"
 #define FULL	(~0ULL)
+/* The program's room, 64 owners' budgets (CEILINGS_MAX / 64 there). */
+#define BUDGET_MAX	1024
 
 static int fail(const char *what, int err)
 {
@@ -44,7 +50,8 @@ static int fail(const char *what, int err)
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: userns-mask attach [MASK] | mask MASK | lower PID CAPS |\n"
+		"usage: userns-mask attach [MASK [BUDGET]] | mask MASK |\n"
+		"       lower PID CAPS |\n"
 		"       show [PID] | detach\n");
 	return 2;
 }
@@ -58,6 +65,21 @@ static int parse_mask(const char *text, __u64 *mask)
 	if (errno || end == text || *end) {
 		fprintf(stderr, "userns-mask: '%s' is not a hexadecimal mask\n",
 			text);
+		return 2;
+	}
+	return 0;
+}
+
+/* A budget of ceilings for each owner: a decimal count, 1 or more. */
+static int parse_budget(const char *text, __u64 *budget)
+{
+	char *end;
+
+	errno = 0;
+	*budget = strtoull(text, &end, 10);
+	if (errno || end == text || *end || !*budget || *budget > BUDGET_MAX) {
+		fprintf(stderr, "userns-mask: '%s' is not a budget from 1 to %d\n",
+			text, BUDGET_MAX);
 		return 2;
 	}
 	return 0;
@@ -120,6 +142,24 @@ static int pin(struct bpf_link *link, struct bpf_map *map, const char *name)
 
 static int detach(void);
 
+/* Drop the pin @name, and with our descriptor the last reference to it. */
+static int unpin(const char *name)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", PIN_DIR, name);
+	fd = bpf_obj_get(path);
+	if (unlink(path) && errno != ENOENT) {
+		if (fd >= 0)
+			close(fd);
+		return fail(path, errno);
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 /*
  * The pins hold the programs attached and name the maps, so they go in a
  * directory only root may change.  bpffs's root is writable by everyone
@@ -142,31 +182,37 @@ static int pin_dir(void)
 	return 0;
 }
 
-static int attach(__u64 mask)
+static int attach(__u64 mask, __u32 budget)
 {
+	const struct bpf_object_skeleton *s;
 	struct userns_mask_bpf *skel;
-	int err;
+	int err, i;
 
 	err = pin_dir();
 	if (err)
 		return err;
-	skel = userns_mask_bpf__open_and_load();
+	skel = userns_mask_bpf__open();
 	if (!skel)
-		return fail("loading the BPF programs", errno);
+		return fail("opening the BPF programs", errno);
+	skel->rodata->ceiling_budget = budget;
+	err = userns_mask_bpf__load(skel);
+	if (err) {
+		userns_mask_bpf__destroy(skel);
+		return fail("loading the BPF programs", -err);
+	}
 	err = userns_mask_bpf__attach(skel);
 	if (err) {
 		userns_mask_bpf__destroy(skel);
 		return fail("attaching (is bpf in lsm=?)", -err);
 	}
-	err = set_mask(bpf_map__fd(skel->maps.mask), mask) ?:
-	      pin(NULL, skel->maps.mask, "mask") ?:
-	      pin(NULL, skel->maps.task_set, "task_set") ?:
-	      pin(NULL, skel->maps.ceiling, "ceiling") ?:
-	      pin(skel->links.userns_mask_capable, NULL, "capable") ?:
-	      pin(skel->links.userns_mask_inherit, NULL, "inherit") ?:
-	      pin(skel->links.userns_mask_ceiling, NULL, "record_ceiling") ?:
-	      pin(skel->links.userns_mask_ptrace, NULL, "ptrace") ?:
-	      pin(skel->links.userns_mask_traceme, NULL, "traceme");
+	/* Every program's link and every map, each pinned by its name. */
+	s = skel->skeleton;
+	err = set_mask(bpf_map__fd(skel->maps.mask), mask);
+	for (i = 0; !err && i < s->map_cnt; i++)
+		if (!strchr(s->maps[i].name, '.'))	/* not .rodata */
+			err = pin(NULL, *s->maps[i].map, s->maps[i].name);
+	for (i = 0; !err && i < s->prog_cnt; i++)
+		err = pin(*s->progs[i].link, NULL, s->progs[i].name);
 	userns_mask_bpf__destroy(skel);
 	/* All or nothing: a half-pinned set of hooks is no mask. */
 	if (err)
@@ -181,25 +227,21 @@ static int attach(__u64 mask)
  */
 static int detach(void)
 {
-	static const char *const names[] = {
-		"capable", "inherit", "record_ceiling", "ptrace", "traceme",
-		"mask", "task_set", "ceiling",
-	};
-	char path[128];
-	size_t i;
-	int fd;
+	struct userns_mask_bpf *skel = userns_mask_bpf__open();
+	const struct bpf_object_skeleton *s;
+	int i, err = 0;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", PIN_DIR, names[i]);
-		fd = bpf_obj_get(path);
-		if (unlink(path) && errno != ENOENT) {
-			if (fd >= 0)
-				close(fd);
-			return fail(path, errno);
-		}
-		if (fd >= 0)
-			close(fd);
-	}
+	if (!skel)
+		return fail("opening the BPF programs", errno);
+	s = skel->skeleton;
+	for (i = 0; !err && i < s->prog_cnt; i++)
+		err = unpin(s->progs[i].name);
+	for (i = 0; !err && i < s->map_cnt; i++)
+		if (!strchr(s->maps[i].name, '.'))
+			err = unpin(s->maps[i].name);
+	userns_mask_bpf__destroy(skel);
+	if (err)
+		return err;
 	return rmdir(PIN_DIR) && errno != ENOENT ? fail(PIN_DIR, errno) : 0;
 }
 
@@ -229,19 +271,27 @@ static int lower(const char *pid_text, char *list)
 	return err;
 }
 
+/* A recorded ceiling, as alt/userns_mask.bpf.c keeps it. */
+struct ceiling_entry {
+	__u64 ceiling;
+	__u64 owner;
+};
+
 static int show(const char *pid_text)
 {
 	int mask = pinned("mask"), sets = pinned("task_set");
-	int ceilings = pinned("ceiling"), pidfd;
-	__u64 m = FULL, set = FULL, c = FULL;
+	int ceilings = pinned("ceiling"), held = pinned("held"), pidfd;
+	struct ceiling_entry c = { .ceiling = FULL };
+	__u64 m = FULL, set = FULL;
+	__u32 key = 0, inum, n = 0;
 	char path[64];
 	struct stat st;
-	__u32 key = 0, inum;
 
-	if (mask < 0 || sets < 0 || ceilings < 0)
+	if (mask < 0 || sets < 0 || ceilings < 0 || held < 0)
 		return 2;
 	bpf_map_lookup_elem(mask, &key, &m);
-	printf("mask %016llx\n", (unsigned long long)m);
+	bpf_map_lookup_elem(held, &key, &n);
+	printf("mask %016llx\nceilings %u\n", (unsigned long long)m, n);
 	if (!pid_text)
 		return 0;
 	pidfd = syscall(SYS_pidfd_open, atoi(pid_text), 0);
@@ -252,21 +302,24 @@ static int show(const char *pid_text)
 	inum = st.st_ino;
 	bpf_map_lookup_elem(ceilings, &inum, &c);
 	printf("set %016llx\nceiling %016llx\n", (unsigned long long)set,
-	       (unsigned long long)c);
+	       (unsigned long long)c.ceiling);
 	close(pidfd);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	__u64 mask = FULL;
+	__u64 mask = FULL, budget = BUDGET_MAX;
 	int map;
 
 	if (argc < 2)
 		return usage();
-	if (!strcmp(argv[1], "attach") && argc <= 3)
-		return argc == 3 && parse_mask(argv[2], &mask) ? 2 :
-		       attach(mask);
+	if (!strcmp(argv[1], "attach") && argc <= 4) {
+		if ((argc >= 3 && parse_mask(argv[2], &mask)) ||
+		    (argc == 4 && parse_budget(argv[3], &budget)))
+			return 2;
+		return attach(mask, budget);
+	}
 	if (!strcmp(argv[1], "mask") && argc == 3) {
 		if (parse_mask(argv[2], &mask))
 			return 2;

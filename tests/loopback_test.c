@@ -446,9 +446,15 @@ FIXTURE_SETUP(lo)
 	if (variant->clamp == SET_AFTER)
 		ASSERT_EQ(0, agent_do(&self->root, OP_CALL, 0, (long)lower_net,
 				      NULL));
-	/* Whatever the clamp, CapClamped says so, and CapEff does not. */
-	EXPECT_EQ(variant->clamp != NONE,
-		  HAS(task_caps(self->root.pid, "CapClamped:"), CAP_NET_ADMIN));
+	/*
+	 * Whatever the clamp, CapClamped says so, and CapEff does not; the
+	 * BPF version (make check-bpf) has no such line, and is compared on
+	 * its decisions alone.
+	 */
+	if (has_series())
+		EXPECT_EQ(variant->clamp != NONE,
+			  HAS(task_caps(self->root.pid, "CapClamped:"),
+			      CAP_NET_ADMIN));
 	EXPECT_TRUE(HAS(task_caps(self->root.pid, "CapEff:"), CAP_NET_ADMIN));
 }
 

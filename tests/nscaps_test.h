@@ -272,6 +272,13 @@ static inline int userns_lower(unsigned long long caps)
 		    !prctl(PR_CAP_USERNS, PR_CAP_USERNS_LOWER, cap, 0, 0))
 			continue;
 		err = errno;
+		/*
+		 * The BPF version's "done", which cannot be 0 (alt/); a stock
+		 * kernel without it says EINVAL.  Its pins are root's alone,
+		 * so a user cannot look for them.
+		 */
+		if (err == EALREADY && !has_series())
+			continue;
 		if (err == EINVAL && !has_series() && bpf_alt() &&
 		    !geteuid() && !prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0))
 			return bpf_lower_self(caps);
