@@ -23,7 +23,8 @@
  *   alice          lowers her own set under no_new_privs (prctl() says
  *                  EALREADY for done); not without it
  *   budget 2       alice, lowered, makes three nested namespaces: the third
- *                  ENOSPC; carol, not lowered, is not counted
+ *                  ENOSPC; carol, not lowered, is not counted; two of
+ *                  real root's containers, each with its own budget
  *   detached       root of C: lo's MTU              allowed
  *   alice          attach, mask, lower               refused
  *   alice          makes the pin directory first     root's attach refused
@@ -349,6 +350,35 @@ TEST_F(bpf, ceiling_budget_per_owner)
 	EXPECT_EQ(5, agent_do(&carol, OP_CALL, 5, (long)nest_userns, NULL));
 	agent_stop(&carol);
 	agent_stop(&alice);
+}
+
+/*
+ * Root's containers are all owned by uid 0; each has a budget of its
+ * own, so that a payload that fills one's leaves the other's alone.
+ *
+ *   init: real root
+ *   +-- R1  real root's container, its payload lowered: 2 of 3 nested
+ *   +-- R2  another, its payload lowered too:          2 of 3 nested
+ */
+TEST_F(bpf, ceiling_budget_per_root_container)
+{
+	struct agent_spec r = { .creator = KEEP, .uid = 0,
+				.unshare = CLONE_NEWUSER, .uid_map = U_MAP };
+	struct agent r1, r2;
+	char args[64];
+
+	ASSERT_EQ(0, loader(0, "detach"));
+	ASSERT_EQ(0, loader(0, "attach 1ffffffffff 2"));
+	ASSERT_EQ(0, agent_start(&r1, &r));
+	ASSERT_EQ(0, agent_start(&r2, &r));
+	snprintf(args, sizeof(args), "lower %d net_admin", r1.pid);
+	ASSERT_EQ(0, loader(0, args));
+	snprintf(args, sizeof(args), "lower %d net_admin", r2.pid);
+	ASSERT_EQ(0, loader(0, args));
+	EXPECT_EQ(2, agent_do(&r1, OP_CALL, 3, (long)nest_userns, NULL));
+	EXPECT_EQ(2, agent_do(&r2, OP_CALL, 3, (long)nest_userns, NULL));
+	agent_stop(&r2);
+	agent_stop(&r1);
 }
 
 TEST_F(bpf, detach_releases)
