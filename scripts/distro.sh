@@ -13,12 +13,13 @@ out=$top/build/distro
 config=${DISTRO_CONFIG:-/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz}
 # What the suites need that Debian builds as modules, loaded at boot: the
 # virtio disk with the EROFS images, EROFS, loop devices, dummy links and
-# nf_tables; what the surface rows of make check-compat reach (the guest
+# nf_tables; what the surface rows of make check-compat reach, and
+# vhost-net, whose back-end tap_test offers a clamped tap (the guest
 # has no modprobe to load them on demand).
 load="virtio_blk erofs loop dummy nf_tables
       veth bridge vxlan macvlan tun nf_conntrack_netlink ip_set_hash_ip
       iptable_filter ip6table_filter sch_htb cls_u32 cls_fw cls_route
-      act_gact xfrm_user"
+      act_gact xfrm_user vhost_net"
 
 "$top/scripts/deps.sh" linux-config-6.12
 mkdir -p "$out"
