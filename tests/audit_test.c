@@ -5,7 +5,8 @@
  * a ceiling, the mask or the owner's user namespace set decided, and
  * AUDIT_USERNS_CAP_CHANGE for each change of a set and each write of
  * kernel.userns_cap_mask.  The suite registers itself as the audit daemon
- * for each test and checks every field the records promise.
+ * for each test, with one syscall rule loaded (a set change is recorded
+ * only then, as capset() is), and checks every field the records promise.
  *
  *   init (real root: the suite, the audit daemon)
  *   +-- alice                    her own user namespace set
@@ -15,6 +16,7 @@
 
 #include <linux/audit.h>
 #include <linux/netlink.h>
+#include <sys/syscall.h>
 #include <poll.h>
 #include <pthread.h>
 
@@ -39,22 +41,22 @@ struct audit_nlmsg {
 	};
 };
 
-/* One AUDIT_SET request, answered by an acknowledgement; 0 or -errno. */
-static int audit_set(int fd, __u32 mask, __u32 enabled, __u32 pid)
+/* One request, answered by an acknowledgement; 0 or -errno. */
+static int audit_request(int fd, __u16 type, const void *data, size_t len)
 {
 	struct audit_nlmsg m = {
 		.h = {
-			.nlmsg_len = NLMSG_LENGTH(sizeof(struct audit_status)),
-			.nlmsg_type = AUDIT_SET,
+			.nlmsg_len = NLMSG_LENGTH(len),
+			.nlmsg_type = type,
 			.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK,
 		},
 	};
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	ssize_t n;
 
-	m.s.mask = mask;
-	m.s.enabled = enabled;
-	m.s.pid = pid;
+	if (len > sizeof(m.text))
+		return -EINVAL;
+	memcpy(m.text, data, len);
 	if (sendto(fd, &m, m.h.nlmsg_len, 0, (struct sockaddr *)&kernel,
 		   sizeof(kernel)) < 0)
 		return -errno;
@@ -66,6 +68,72 @@ static int audit_set(int fd, __u32 mask, __u32 enabled, __u32 pid)
 		if (m.h.nlmsg_type == NLMSG_ERROR)
 			return m.err.error;
 	}
+}
+
+static int audit_set(int fd, __u32 mask, __u32 enabled, __u32 pid)
+{
+	struct audit_status s = {
+		.mask = mask,
+		.enabled = enabled,
+		.pid = pid,
+	};
+
+	return audit_request(fd, AUDIT_SET, &s, sizeof(s));
+}
+
+/*
+ * A rule request (@op: AUDIT_ADD_RULE or AUDIT_DEL_RULE) on a socket of
+ * its own: waiting for its acknowledgement on the daemon's socket would
+ * pass over the records that come first, which a test must see.
+ */
+static int audit_rule(__u16 op, const struct audit_rule_data *r)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	err = audit_request(fd, op, r, sizeof(*r));
+	close(fd);
+	return err;
+}
+
+/*
+ * Add or delete the syscall rule "-a always,exit -F arch=b64 -S prctl":
+ * with a syscall rule loaded, tasks' audit contexts are no longer dummies.
+ */
+static int audit_prctl_rule(__u16 op)
+{
+	struct audit_rule_data r = {
+		.flags = AUDIT_FILTER_EXIT,
+		.action = AUDIT_ALWAYS,
+		.field_count = 1,
+		.fields = { AUDIT_ARCH },
+		.values = { AUDIT_ARCH_X86_64 },
+		.fieldflags = { AUDIT_EQUAL },
+	};
+
+	r.mask[AUDIT_WORD(SYS_prctl)] |= AUDIT_BIT(SYS_prctl);
+	return audit_rule(op, &r);
+}
+
+/*
+ * Add or delete "-a always,exclude -F msgtype=1390 -F uid=@uid": denial
+ * records of tasks whose uid is @uid are dropped.
+ */
+static int audit_exclude_rule(__u16 op, uid_t uid)
+{
+	struct audit_rule_data r = {
+		.flags = AUDIT_FILTER_EXCLUDE,
+		.action = AUDIT_ALWAYS,
+		.field_count = 2,
+		.fields = { AUDIT_MSGTYPE, AUDIT_UID },
+		.values = { AUDIT_USERNS_CAP_DENIED, uid },
+		.fieldflags = { AUDIT_EQUAL, AUDIT_EQUAL },
+	};
+
+	memset(r.mask, 0xff, sizeof(r.mask));
+	return audit_rule(op, &r);
 }
 
 /* Enable audit and receive its records; the socket, or -errno. */
@@ -208,21 +276,41 @@ static const char *hex(unsigned long long v)
 FIXTURE(audit) {
 	int fd;
 	long long saved;
+	uid_t owner;
 	struct agent alice, e, c;
 	char rec[AUDIT_MESSAGE_TEXT_MAX];
 };
 
+/*
+ * "alice", in these tests: a uid of the test's own, taken from its name,
+ * so that each test draws on an audit budget of its own (a user's, once a
+ * capability every five seconds) and not on one an earlier test spent.
+ */
+static uid_t test_owner(const char *name)
+{
+	unsigned int h = 5381;
+
+	while (*name)
+		h = h * 33 + (unsigned char)*name++;
+	return 2000 + h % 30000;
+}
+
 FIXTURE_SETUP(audit)
 {
-	struct agent_spec alice = { .creator = ALICE, .uid = KEEP };
-	struct agent_spec c = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
+	struct agent_spec alice = { .uid = KEEP };
+	struct agent_spec c = { .uid = 0, .uid_map = U_MAP,
 				.unshare = CLONE_NEWUSER | CLONE_NEWNET };
+
+	self->owner = test_owner(_metadata->name);
+	alice.creator = self->owner;
+	c.creator = self->owner;
 
 	self->saved = get_mask();
 	ASSERT_EQ(0, agent_start(&self->alice, &alice));
 	ASSERT_EQ(0, agent_start(&self->c, &c));
 	self->fd = audit_open();
 	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, audit_prctl_rule(AUDIT_ADD_RULE));
 }
 
 FIXTURE_TEARDOWN(audit)
@@ -231,13 +319,15 @@ FIXTURE_TEARDOWN(audit)
 	agent_stop(&self->c);
 	agent_stop(&self->alice);
 	set_mask(self->saved);
+	/* Gone already if the test deleted it: ENOENT. */
+	audit_prctl_rule(AUDIT_DEL_RULE);
 	audit_close(self->fd);
 }
 
 /* E: alice's namespace, made with her set less @drop; its root a victim. */
-static int start_e(struct agent *e, long long drop)
+static int start_e(struct agent *e, uid_t alice, long long drop)
 {
-	struct agent_spec s = { .creator = ALICE, .uid = 0, .uid_map = U_MAP,
+	struct agent_spec s = { .creator = alice, .uid = 0, .uid_map = U_MAP,
 				.unshare = CLONE_NEWUSER, .drop = drop,
 				.victim = true };
 
@@ -326,14 +416,14 @@ TEST_F(audit, mask_denial)
  */
 TEST_F(audit, ceiling_denial)
 {
-	ASSERT_EQ(0, start_e(&self->e, KILL));
+	ASSERT_EQ(0, start_e(&self->e, self->owner, KILL));
 	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_KILL, self->e.pid, 0,
 				  NULL));
 	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
 	TH_LOG("%s", self->rec);
 	expect_denial(_metadata, self->rec, CAP_KILL, "ceiling", self->e.pid);
 	EXPECT_STREQ(num(self->alice.pid), field(self->rec, "pid"));
-	EXPECT_STREQ("1000", field(self->rec, "uid"));
+	EXPECT_STREQ(num(self->owner), field(self->rec, "uid"));
 }
 
 /*
@@ -342,7 +432,7 @@ TEST_F(audit, ceiling_denial)
  */
 TEST_F(audit, set_lower_and_set_denial)
 {
-	ASSERT_EQ(0, start_e(&self->e, 0));
+	ASSERT_EQ(0, start_e(&self->e, self->owner, 0));
 	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_KILL,
 			      NULL));
 	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
@@ -352,7 +442,7 @@ TEST_F(audit, set_lower_and_set_denial)
 	EXPECT_STREQ(hex(ALL_CAPS), field(self->rec, "old"));
 	EXPECT_STREQ(hex(ALL_CAPS & ~KILL), field(self->rec, "new"));
 	EXPECT_STREQ(num(self->alice.pid), field(self->rec, "pid"));
-	EXPECT_STREQ("1000", field(self->rec, "uid"));
+	EXPECT_STREQ(num(self->owner), field(self->rec, "uid"));
 	EXPECT_STREQ("1", field(self->rec, "res"));
 
 	EXPECT_EQ(EPERM, agent_do(&self->alice, OP_KILL, self->e.pid, 0,
@@ -377,6 +467,39 @@ TEST_F(audit, unchanged_set_not_recorded)
 	EXPECT_STREQ(num(CAP_NET_RAW), field(self->rec, "capability")) {
 		TH_LOG("a second record for CAP_KILL: %s", self->rec);
 	}
+}
+
+/*
+ * A set change is recorded as capset() is, only while a syscall rule is
+ * loaded: with none, alice's lowering of CAP_KILL gives no record, and
+ * the next one is that of CAP_NET_RAW, lowered once the rule is back.
+ */
+TEST_F(audit, set_change_needs_syscall_rule)
+{
+	ASSERT_EQ(0, audit_prctl_rule(AUDIT_DEL_RULE));
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_KILL,
+			      NULL));
+	ASSERT_EQ(0, audit_prctl_rule(AUDIT_ADD_RULE));
+	ASSERT_EQ(0, agent_do(&self->alice, OP_USERNS_LOWER, 0, CAP_NET_RAW,
+			      NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	EXPECT_STREQ(num(CAP_NET_RAW), field(self->rec, "capability")) {
+		TH_LOG("a record without a syscall rule: %s", self->rec);
+	}
+}
+
+/*
+ * Denials are not held to syscall rules: with none loaded, root of C is
+ * still recorded when the mask refuses it.
+ */
+TEST_F(audit, denial_without_syscall_rule)
+{
+	ASSERT_EQ(0, audit_prctl_rule(AUDIT_DEL_RULE));
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	expect_denial(_metadata, self->rec, CAP_NET_ADMIN, "mask",
+		      self->c.pid);
 }
 
 static int clear_all(const struct agent_cmd *c)
@@ -431,25 +554,129 @@ TEST_F(audit, one_field_set_per_type)
 	}
 }
 
-/*
- * Audit gets every denial; the kernel log's sample (10 in 5
- * seconds) does not apply to it.
- */
-TEST_F(audit, every_denial)
+/* Denial records of type 1390 until the next change record; -1 if none. */
+static int denials_until_change(FIXTURE_DATA(audit) *self)
 {
-	int i, n = 0;
+	int n = 0, type;
+
+	for (;;) {
+		type = audit_next(self->fd, AUDIT_USERNS_CAP_DENIED,
+				  AUDIT_USERNS_CAP_CHANGE, self->rec,
+				  sizeof(self->rec));
+		if (type == AUDIT_USERNS_CAP_CHANGE)
+			return n;
+		if (type != AUDIT_USERNS_CAP_DENIED)
+			return -1;
+		n++;
+	}
+}
+
+/*
+ * A budget records a denial of a capability once in each five-second
+ * period, however often its tasks meet it: root of C, denied
+ * CAP_NET_ADMIN thirty times in a row, gives one record (a write of the
+ * mask closes each count), and one more once a period has passed.
+ */
+TEST_F(audit, denial_once_an_interval)
+{
+	int i;
 
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
 	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
 	for (i = 0; i < 30; i++)
 		ASSERT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
-	/* The mask write that follows closes the count. */
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~KILL));
+	EXPECT_EQ(1, denials_until_change(self));
+
+	sleep(6);
+	for (i = 0; i < 30; i++)
+		ASSERT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
 	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
-	while (audit_next(self->fd, AUDIT_USERNS_CAP_DENIED,
-			  AUDIT_USERNS_CAP_CHANGE, self->rec,
-			  sizeof(self->rec)) == AUDIT_USERNS_CAP_DENIED)
-		n++;
-	EXPECT_EQ(30, n);
+	EXPECT_EQ(1, denials_until_change(self));
+}
+
+/*
+ * A budget is a user's, whatever namespace of theirs denies: root of C,
+ * denied CAP_NET_ADMIN ten times, and root of D, another of alice's
+ * containers, give one record between them; root of B, bob's, gives its
+ * own; and C's denial of another capability gets one.
+ *
+ *   init
+ *   +-- C  alice's, root kuid 200000: lo MTU x10   one record (alice)
+ *   +-- D  alice's, root kuid 200000: lo MTU       none: alice's, spent
+ *   +-- B  bob's, root kuid 1001: lo MTU           one record (bob)
+ *   +-- C  CAP_NET_RAW refused by its set            one record (alice)
+ */
+static int raw_socket(const struct agent_cmd *c)
+{
+	int fd;
+
+	if (userns_lower_nnp(1ULL << CAP_NET_RAW))
+		return EIO;
+	fd = socket(AF_INET, SOCK_RAW, IPPROTO_ICMP);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno;
+}
+
+TEST_F(audit, budget_per_user)
+{
+	struct agent_spec ds = { .creator = self->owner, .uid = 0,
+				 .uid_map = U_MAP,
+				 .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	/* Bob: a user of his own, the next uid. */
+	struct agent_spec bs = { .creator = self->owner + 1, .uid = 0,
+				 .unshare = CLONE_NEWUSER | CLONE_NEWNET };
+	struct agent b;
+	int i;
+
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	/* D in the fixture's slot for E, which the teardown stops. */
+	ASSERT_EQ(0, agent_start(&self->e, &ds));
+	ASSERT_EQ(0, agent_start(&b, &bs));
+	for (i = 0; i < 10; i++)
+		ASSERT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->e, OP_LO_MTU, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&b, OP_LO_MTU, 0, 0, NULL));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_CALL, 0, (long)raw_socket,
+				  NULL));
+	/* The pid of B's root, read before it goes. */
+	i = b.pid;
+	agent_stop(&b);
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~KILL));
+
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	expect_denial(_metadata, self->rec, CAP_NET_ADMIN, "mask",
+		      self->c.pid);
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	EXPECT_STREQ(num(CAP_NET_ADMIN), field(self->rec, "capability"));
+	EXPECT_STREQ(num(i), field(self->rec, "pid")) {
+		TH_LOG("not bob's: %s", self->rec);
+	}
+	ASSERT_EQ(AUDIT_USERNS_CAP_DENIED, next_denial(self));
+	expect_denial(_metadata, self->rec, CAP_NET_RAW, "set", self->c.pid);
+	/* Nothing else before the mask write: D's denial was not recorded. */
+	EXPECT_EQ(0, denials_until_change(self));
+}
+
+/*
+ * A record an exclude rule drops spends nothing: root of C (kuid 200000)
+ * is denied while its records are excluded, then again once the rule is
+ * gone, within the same five seconds, and that one is recorded.
+ */
+TEST_F(audit, excluded_spends_nothing)
+{
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET));
+	ASSERT_EQ(AUDIT_USERNS_CAP_CHANGE, next_change(self));
+	ASSERT_EQ(0, audit_exclude_rule(AUDIT_ADD_RULE, 200000));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+	ASSERT_EQ(0, audit_exclude_rule(AUDIT_DEL_RULE, 200000));
+	EXPECT_EQ(EPERM, agent_do(&self->c, OP_LO_MTU, 0, 0, NULL));
+	ASSERT_EQ(0, set_mask(ALL_CAPS & ~NET & ~KILL));
+	EXPECT_EQ(1, denials_until_change(self));
 }
 
 /*
@@ -477,15 +704,16 @@ TEST_F(audit, nothing_while_disabled)
 
 /*
  * Denials made inside ptrace_may_access(), which holds the target's
- * task_lock: two tasks of C read each other's namespace links.  Both
- * lack CAP_SYS_PTRACE in their set, and each lacks a capability the other
- * holds, so each read reaches ns_capable(C, CAP_SYS_PTRACE) and a record.
- * The record must not take the reader's own task_lock: with two CPUs the
- * two readers would deadlock, each holding the lock the other waits for.
+ * task_lock: two tasks of C read each other's namespace links.  Both lack
+ * CAP_SYS_PTRACE in their set, and each lacks a capability the other
+ * holds, so each read reaches ns_capable(C, CAP_SYS_PTRACE) and the denial
+ * path, whose first pass in each five seconds makes a record.  The path
+ * must not take the reader's own task_lock: with two CPUs the two readers
+ * would deadlock, each holding the lock the other waits for.
  *
  *   C   P (root of C, set less CAP_SYS_PTRACE, no_new_privs)
- *       +-- A  less CAP_CHOWN   reads /proc/B/ns/uts   EACCES, recorded
- *       +-- B  less CAP_FOWNER  reads /proc/A/ns/uts   EACCES, recorded
+ *       +-- A  less CAP_CHOWN   reads /proc/B/ns/uts   EACCES
+ *       +-- B  less CAP_FOWNER  reads /proc/A/ns/uts   EACCES
  */
 #define PEER_READS	2000
 
