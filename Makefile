@@ -27,7 +27,7 @@ SUITES := uts_owner_test owner_rule_test hostname_test kill_test \
 	ptrace_test powerless_test setid_test procmount_test ceiling_test \
 	root_made_test loopback_test tap_test \
 	escape_test erofs_file_test erofs_test lsm_test tool_test fuzz_test \
-	stress_test audit_test
+	stress_test audit_test keys_test
 # Suites that need a kernel command line of their own: make check boots the
 # guest a second time for them, with BOOT_APPEND.
 ALONE := boot_mask_test

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * request_key(2) and restricted keyrings (posting 6): a key that
+ * request_key() builds is linked into its destination keyring before it
+ * has a payload, and that link did not ask the keyring's restriction, so
+ * any user could put a key into a keyring restricted to refuse it.  A
+ * restricted keyring now refuses the link, as it refuses a negative key
+ * from key_reject_and_link(); an unrestricted one takes it as before; and a
+ * restricted keyring that is only the default destination is left out,
+ * the key built unlinked, so that requests that name no destination (all
+ * the kernel's own) do not fail for it.
+ *
+ *   alice (uid 1000)
+ *     keyring named, restricted (reject all)  request_key(dest)  EPERM, empty
+ *     keyring named, not restricted           request_key(dest)  linked
+ *     process keyring restricted, no dest     request_key(0)     not linked
+ *
+ * No request-key helper answers, so the key is never built: what counts is
+ * whether the keyring holds it afterwards.
+ */
+
+#include <linux/keyctl.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+#include "nscaps_test.h"
+
+static long keyctl(int op, long a, long b, long c)
+{
+	return syscall(SYS_keyctl, op, a, b, c, 0);
+}
+
+FIXTURE(keys) {
+	struct agent alice;
+};
+
+enum dest { NAMED, NAMED_RESTRICTED, DEFAULT_RESTRICTED };
+
+FIXTURE_VARIANT(keys) {
+	enum dest dest;
+	int err;	/* request_key()'s errno; 0: any but EPERM */
+	int links;	/* what the keyring holds afterwards */
+};
+
+FIXTURE_VARIANT_ADD(keys, named_restricted) {
+	.dest = NAMED_RESTRICTED, .err = EPERM, .links = 0,
+};
+
+FIXTURE_VARIANT_ADD(keys, named) {
+	.dest = NAMED, .err = 0, .links = 1,
+};
+
+FIXTURE_VARIANT_ADD(keys, default_restricted) {
+	.dest = DEFAULT_RESTRICTED, .err = 0, .links = 0,
+};
+
+FIXTURE_SETUP(keys)
+{
+	struct agent_spec alice = { .creator = ALICE, .uid = KEEP };
+
+	ASSERT_EQ(0, agent_start(&self->alice, &alice));
+}
+
+FIXTURE_TEARDOWN(keys)
+{
+	agent_stop(&self->alice);
+}
+
+/*
+ * As alice: the keyring of the variant @c->pid (a keyring of hers, or her
+ * process keyring, restricted to refuse every link or not), then a request
+ * for a key to be built, into it or into the default destination.
+ * Returns request_key()'s errno (ENOKEY or the like when no helper builds
+ * the key) plus 100 times the links the keyring holds afterwards, or 9000
+ * + errno for a failed step.
+ */
+static int request_into(const struct agent_cmd *c)
+{
+	int32_t links[8];
+	long ring, dest, n;
+	int err = 0;
+
+	if (c->pid == DEFAULT_RESTRICTED)
+		ring = keyctl(KEYCTL_GET_KEYRING_ID, KEY_SPEC_PROCESS_KEYRING,
+			      1, 0);
+	else
+		ring = syscall(SYS_add_key, "keyring", "nscaps-dest", NULL, 0,
+			       KEY_SPEC_PROCESS_KEYRING);
+	if (ring < 0)
+		return 9000 + errno;
+	if (c->pid != NAMED && keyctl(KEYCTL_RESTRICT_KEYRING, ring, 0, 0))
+		return 9000 + errno;
+	dest = c->pid == DEFAULT_RESTRICTED ? 0 : ring;
+	if (syscall(SYS_request_key, "user", "nscaps:probe", "callout",
+		    dest) < 0)
+		err = errno;
+	n = keyctl(KEYCTL_READ, ring, (long)links, sizeof(links));
+	if (n < 0)
+		return 9000 + errno;
+	return err + 100 * (int)(n / sizeof(links[0]));
+}
+
+TEST_F(keys, request_key_link)
+{
+	/* OP_CALL's pid field carries the variant's destination. */
+	int ret = agent_do(&self->alice, OP_CALL, variant->dest,
+			   (long)request_into, NULL);
+
+	ASSERT_GT(9000, ret);
+	EXPECT_EQ(variant->links, ret / 100) {
+		TH_LOG("request_key() left %d links (errno %d)", ret / 100,
+		       ret % 100);
+	}
+	if (variant->err) {
+		EXPECT_EQ(variant->err, ret % 100);
+	} else {
+		/* Not built, as no helper answers; but not refused. */
+		EXPECT_NE(0, ret % 100);
+		EXPECT_NE(EPERM, ret % 100);
+	}
+}
+
+TEST_HARNESS_MAIN
