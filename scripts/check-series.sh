@@ -27,8 +27,8 @@ declare -A POSTING_SUITES=(
 		lsm_test tool_test fuzz_test stress_test kselftest"
 	[3-userns-cap-clamps-audit]="audit_test"
 	[4-erofs-file-backed]="erofs_file_test"
-	[5-erofs-userns-mount]="erofs_test"
-	[6-keys-request-key-restriction]="keys_test"
+	[5-keys-request-key-restriction]="keys_test"
+	[6-erofs-userns-mount]="erofs_test"
 )
 # From this posting on, the mask may come from the command line.
 ALONE_FROM=2-userns-cap-clamps

@@ -888,18 +888,22 @@ TEST_F(erofs, trust_withdrawn)
 }
 
 /*
- * Trust without CAP_SYS_ADMIN, through request_key(2), which links the key
+ * Trust without CAP_SYS_ADMIN, through request_key(2), which linked the key
  * it builds into its destination keyring without asking the keyring's
- * restriction (the third EROFS review): a task running as the host's uid 0
- * with no capabilities, which .erofs_trusted's permissions let write it.
+ * restriction (the third EROFS review; fixed in keys, posting 5): a task
+ * running as the host's uid 0 with no capabilities, which .erofs_trusted's
+ * permissions let write it.
  *
  *   init: real root     /sbin/request-key sleeps 3 s and fails
  *   +-- uid 0, no caps  request_key("erofs_digest", other.img's digest,
- *   |                   "x", .erofs_trusted): blocks while it is built
+ *   |                   "x", .erofs_trusted)             EPERM, at once
  *   +-- C: root         mounts other.img meanwhile      EPERM
  *
- * Nor may such a task make a digest key anywhere, which the same path
- * would link in once made: add_key() to its own keyring      EPERM
+ * Such a task may make a digest key in a keyring of its own, where it
+ * trusts nothing, and may not link it in:
+ *   add_key() to uid 0's user keyring                   made
+ *   KEYCTL_LINK of it to .erofs_trusted                 EPERM
+ *   C: root mounts other.img                            EPERM
  */
 #define REQUEST_KEY_HELPER	"/sbin/request-key"
 
@@ -912,12 +916,25 @@ static int request_uncapable(const char *desc, long keyring)
 		       keyring) < 0 ? errno : 0;
 }
 
+/*
+ * As uid 0 without capabilities: make @desc's key in uid 0's user keyring,
+ * which outlives the task, and try to link it into .erofs_trusted.
+ * Returns 0 if it was made and refused there with EPERM; 1 if it was not
+ * made; else the link's errno, 0 taken as 2.
+ */
 static int add_key_uncapable(const char *desc, long keyring)
 {
+	long key;
+
 	if (set_caps("="))
 		return 100;
-	return syscall(SYS_add_key, "erofs_digest", desc, NULL, 0,
-		       KEY_SPEC_PROCESS_KEYRING) < 0 ? errno : 0;
+	key = syscall(SYS_add_key, "erofs_digest", desc, NULL, 0,
+		      KEY_SPEC_USER_KEYRING);
+	if (key < 0)
+		return 1;
+	if (keyctl(KEYCTL_LINK, key, keyring, 0) == 0)
+		return 2;
+	return errno == EPERM ? 0 : errno;
 }
 
 TEST_F(erofs, no_trust_while_built)
@@ -943,41 +960,40 @@ TEST_F(erofs, no_trust_while_built)
 	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	unlink(REQUEST_KEY_HELPER);
-	/* The request itself fails, its key built by nobody. */
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) != 0 &&
-		    WEXITSTATUS(status) != 100);
+	/* The request itself is refused: nothing was linked to be built. */
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(EPERM, WEXITSTATUS(status));
 	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
 }
 
 /*
- * The fourth review's route: the same task's request leaves a negative key
+ * The fourth review's route: the same task's request left a negative key
  * in .erofs_trusted; linked into its own keyring too, an add_key() there
  * of the same digest would update it into a positive key, trusted where
- * it is also linked.
+ * it is also linked.  Returns the request's errno if it left no key of
+ * @desc in .erofs_trusted; else 200, once the update was tried.
  */
 static int negative_then_update(const char *desc, long keyring)
 {
-	int keys[64], i, n;
+	int keys[64], i, n, err;
 	char what[256];
 
 	if (set_caps("="))
 		return 100;
-	syscall(SYS_request_key, "erofs_digest", desc, "x", keyring);
+	err = syscall(SYS_request_key, "erofs_digest", desc, "x",
+		      keyring) < 0 ? errno : 0;
 	n = keyctl(KEYCTL_READ, keyring, (long)keys, sizeof(keys));
 	for (i = 0; i < n / (int)sizeof(keys[0]); i++) {
 		if (keyctl(KEYCTL_DESCRIBE, keys[i], (long)what,
 			   sizeof(what)) < 0 || !strstr(what, desc))
 			continue;
 		keyctl(KEYCTL_LINK, keys[i], KEY_SPEC_PROCESS_KEYRING, 0);
-		if (syscall(SYS_add_key, "erofs_digest", desc, "", 0,
-			    KEY_SPEC_PROCESS_KEYRING) < 0)
-			return errno;
+		syscall(SYS_add_key, "erofs_digest", desc, "", 0,
+			KEY_SPEC_PROCESS_KEYRING);
 		keyctl(KEYCTL_SET_TIMEOUT, keys[i], 0, 0);
-		return 0;
+		return 200;
 	}
-	/* Nothing was left to update: the request made no key here. */
-	return syscall(SYS_add_key, "erofs_digest", desc, "", 0,
-		       KEY_SPEC_PROCESS_KEYRING) < 0 ? errno : 0;
+	return err;
 }
 
 /*
@@ -1010,10 +1026,19 @@ TEST_F(erofs, no_trust_by_update)
 	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
 }
 
-TEST_F(erofs, no_digest_key_without_caps)
+TEST_F(erofs, digest_key_elsewhere_trusts_nothing)
 {
-	EXPECT_EQ(EPERM, with_other_digest(add_key_uncapable,
-					   self->w.keyring));
+	char desc[160];
+	long key;
+
+	ASSERT_EQ(0, with_other_digest(add_key_uncapable, self->w.keyring));
+	EXPECT_EQ(EPERM, in_c(&self->w, op_mount, IMAGES "/other.img", 0));
+	/* Real root shares uid 0's user keyring: take the key out again. */
+	ASSERT_EQ(0, digest(IMAGES "/other.img", desc, sizeof(desc)));
+	key = keyctl(KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING,
+		     (long)"erofs_digest", (long)desc);
+	ASSERT_LT(0, key);
+	EXPECT_EQ(0, keyctl(KEYCTL_INVALIDATE, key, 0, 0));
 }
 
 /*

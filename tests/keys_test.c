@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * request_key(2) and restricted keyrings (posting 6): a key that
+ * request_key(2) and restricted keyrings (posting 5): a key that
  * request_key() builds is linked into its destination keyring before it
  * has a payload, and that link did not ask the keyring's restriction, so
  * any user could put a key into a keyring restricted to refuse it.  A
