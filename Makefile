@@ -47,7 +47,8 @@ COMPAT := compat_test
 BPF_SUITES := bpf_mask_test
 ALT := $(B)/alt
 GUEST_BINS := $(addprefix $(B)/tests/,$(SUITES) $(ALONE) $(TREE_TESTS) \
-	$(COMPAT) $(BPF_SUITES) lo_probe tcp_probe net_admin_probe validate_cap demo \
+	$(COMPAT) $(BPF_SUITES) lo_probe tcp_probe net_admin_probe \
+	request_key_probe validate_cap demo \
 	nscaps) \
 	$(ALT)/userns-mask
 TOOL_SRC := tool/nscaps.c tool/nsinfo.c tool/model.c tool/image.c
@@ -152,7 +153,8 @@ $(B)/tests/net_admin_probe: tests/net_admin_probe.c tests/nscaps_net.h | kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
 
-$(B)/tests/exploit_run: tests/exploit_run.c | kernel
+$(B)/tests/exploit_run $(B)/tests/request_key_probe: $(B)/tests/%: tests/%.c \
+		| kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
 

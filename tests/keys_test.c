@@ -10,15 +10,23 @@
  * the key built unlinked, so that requests that name no destination (all
  * the kernel's own) do not fail for it.
  *
- *   alice (uid 1000)
+ *   alice (uid 1000)                                             helper's
+ *                                                                requestor
  *     keyring named, restricted (reject all)  request_key(dest)  EPERM, empty
+ *                                                                (not run)
  *     keyring named, not restricted           request_key(dest)  linked
+ *                                                                found
  *     process keyring restricted, no dest     request_key(0)     not linked
+ *                                                                ENOKEY
  *
- * No request-key helper answers, so the key is never built: what counts is
- * whether the keyring holds it afterwards.
+ * The request-key helper (request_key_probe) leaves the key negative, and
+ * says what its lookup of the requestor's keyring found: a request whose
+ * default destination was left out hands it none, which it must be told,
+ * not have dereferenced (an outside review).  What counts is whether the
+ * keyring holds the key afterwards.
  */
 
+#include <libgen.h>
 #include <linux/keyctl.h>
 #include <sys/syscall.h>
 
@@ -30,6 +38,10 @@ static long keyctl(int op, long a, long b, long c)
 	return syscall(SYS_keyctl, op, a, b, c, 0);
 }
 
+#define REQUEST_KEY	"/sbin/request-key"
+#define SAVED		"/sbin/request-key.keys_test"
+#define PROBE_OUT	"/tmp/request-key-probe"
+
 FIXTURE(keys) {
 	struct agent alice;
 };
@@ -40,38 +52,74 @@ FIXTURE_VARIANT(keys) {
 	enum dest dest;
 	int err;	/* request_key()'s errno; 0: any but EPERM */
 	int links;	/* what the keyring holds afterwards */
+	int requestor;	/* the helper's lookup's errno; -1: not run */
 };
 
 FIXTURE_VARIANT_ADD(keys, named_restricted) {
-	.dest = NAMED_RESTRICTED, .err = EPERM, .links = 0,
+	.dest = NAMED_RESTRICTED, .err = EPERM, .links = 0, .requestor = -1,
 };
 
 FIXTURE_VARIANT_ADD(keys, named) {
-	.dest = NAMED, .err = 0, .links = 1,
+	.dest = NAMED, .err = 0, .links = 1, .requestor = 0,
 };
 
 FIXTURE_VARIANT_ADD(keys, default_restricted) {
-	.dest = DEFAULT_RESTRICTED, .err = 0, .links = 0,
+	.dest = DEFAULT_RESTRICTED, .err = 0, .links = 0, .requestor = ENOKEY,
 };
+
+/* What the helper wrote, or -1 if it did not run. */
+static int probe_result(void)
+{
+	FILE *f = fopen(PROBE_OUT, "r");
+	int err = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &err) != 1)
+		err = -2;
+	fclose(f);
+	return err;
+}
 
 FIXTURE_SETUP(keys)
 {
 	struct agent_spec alice = { .creator = ALICE, .uid = KEEP };
+	char exe[256] = "", script[512];
+	ssize_t n;
+	int fd;
 
+	/* The probe lies beside this program. */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = '\0';
+	snprintf(script, sizeof(script),
+		 "#!/bin/sh\nexec %s/request_key_probe %s \"$@\"\n",
+		 dirname(exe), PROBE_OUT);
+	mkdir("/sbin", 0755);
+	unlink(PROBE_OUT);
+	/* A guest with keyutils has a helper of its own: keep it aside. */
+	ASSERT_TRUE(!rename(REQUEST_KEY, SAVED) || errno == ENOENT);
+	fd = open(REQUEST_KEY, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ((ssize_t)strlen(script), write(fd, script, strlen(script)));
+	close(fd);
 	ASSERT_EQ(0, agent_start(&self->alice, &alice));
 }
 
 FIXTURE_TEARDOWN(keys)
 {
 	agent_stop(&self->alice);
+	unlink(REQUEST_KEY);
+	rename(SAVED, REQUEST_KEY);
+	unlink(PROBE_OUT);
 }
 
 /*
  * As alice: the keyring of the variant @c->pid (a keyring of hers, or her
  * process keyring, restricted to refuse every link or not), then a request
  * for a key to be built, into it or into the default destination.
- * Returns request_key()'s errno (ENOKEY or the like when no helper builds
- * the key) plus 100 times the links the keyring holds afterwards, or 9000
+ * Returns request_key()'s errno (ENOKEY when the helper leaves the key
+ * negative) plus 100 times the links the keyring holds afterwards, or 9000
  * + errno for a failed step.
  */
 static int request_into(const struct agent_cmd *c)
@@ -114,10 +162,10 @@ TEST_F(keys, request_key_link)
 	if (variant->err) {
 		EXPECT_EQ(variant->err, ret % 100);
 	} else {
-		/* Not built, as no helper answers; but not refused. */
-		EXPECT_NE(0, ret % 100);
-		EXPECT_NE(EPERM, ret % 100);
+		/* Left negative by the helper; but not refused. */
+		EXPECT_EQ(ENOKEY, ret % 100);
 	}
+	EXPECT_EQ(variant->requestor, probe_result());
 }
 
 TEST_HARNESS_MAIN
