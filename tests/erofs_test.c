@@ -902,7 +902,7 @@ TEST_F(erofs, trust_withdrawn)
  * Such a task may make a digest key in a keyring of its own, where it
  * trusts nothing, and may not link it in:
  *   add_key() to uid 0's user keyring                   made
- *   KEYCTL_LINK of it to .erofs_trusted                 EPERM
+ *   KEYCTL_LINK of it to .erofs_trusted                 EACCES
  *   C: root mounts other.img                            EPERM
  */
 #define REQUEST_KEY_HELPER	"/sbin/request-key"
@@ -919,8 +919,9 @@ static int request_uncapable(const char *desc, long keyring)
 /*
  * As uid 0 without capabilities: make @desc's key in uid 0's user keyring,
  * which outlives the task, and try to link it into .erofs_trusted.
- * Returns 0 if it was made and refused there with EPERM; 1 if it was not
- * made; else the link's errno, 0 taken as 2.
+ * Returns 0 if it was made and its link refused with EACCES (a digest key
+ * grants nobody LINK; the keyring's restriction stands behind that); 1 if
+ * it was not made; else the link's errno, 0 taken as 2.
  */
 static int add_key_uncapable(const char *desc, long keyring)
 {
@@ -934,7 +935,7 @@ static int add_key_uncapable(const char *desc, long keyring)
 		return 1;
 	if (keyctl(KEYCTL_LINK, key, keyring, 0) == 0)
 		return 2;
-	return errno == EPERM ? 0 : errno;
+	return errno == EACCES ? 0 : errno;
 }
 
 TEST_F(erofs, no_trust_while_built)

@@ -119,8 +119,8 @@ FIXTURE_TEARDOWN(keys)
  * process keyring, restricted to refuse every link or not), then a request
  * for a key to be built, into it or into the default destination.
  * Returns request_key()'s errno (ENOKEY when the helper leaves the key
- * negative) plus 100 times the links the keyring holds afterwards, or 9000
- * + errno for a failed step.
+ * negative) plus 1000 times the links the keyring holds afterwards, or
+ * 90000 + errno for a failed step.
  */
 static int request_into(const struct agent_cmd *c)
 {
@@ -135,17 +135,17 @@ static int request_into(const struct agent_cmd *c)
 		ring = syscall(SYS_add_key, "keyring", "nscaps-dest", NULL, 0,
 			       KEY_SPEC_PROCESS_KEYRING);
 	if (ring < 0)
-		return 9000 + errno;
+		return 90000 + errno;
 	if (c->pid != NAMED && keyctl(KEYCTL_RESTRICT_KEYRING, ring, 0, 0))
-		return 9000 + errno;
+		return 90000 + errno;
 	dest = c->pid == DEFAULT_RESTRICTED ? 0 : ring;
 	if (syscall(SYS_request_key, "user", "nscaps:probe", "callout",
 		    dest) < 0)
 		err = errno;
 	n = keyctl(KEYCTL_READ, ring, (long)links, sizeof(links));
 	if (n < 0)
-		return 9000 + errno;
-	return err + 100 * (int)(n / sizeof(links[0]));
+		return 90000 + errno;
+	return err + 1000 * (int)(n / sizeof(links[0]));
 }
 
 TEST_F(keys, request_key_link)
@@ -154,16 +154,16 @@ TEST_F(keys, request_key_link)
 	int ret = agent_do(&self->alice, OP_CALL, variant->dest,
 			   (long)request_into, NULL);
 
-	ASSERT_GT(9000, ret);
-	EXPECT_EQ(variant->links, ret / 100) {
-		TH_LOG("request_key() left %d links (errno %d)", ret / 100,
-		       ret % 100);
+	ASSERT_GT(90000, ret);
+	EXPECT_EQ(variant->links, ret / 1000) {
+		TH_LOG("request_key() left %d links (errno %d)", ret / 1000,
+		       ret % 1000);
 	}
 	if (variant->err) {
-		EXPECT_EQ(variant->err, ret % 100);
+		EXPECT_EQ(variant->err, ret % 1000);
 	} else {
 		/* Left negative by the helper; but not refused. */
-		EXPECT_EQ(ENOKEY, ret % 100);
+		EXPECT_EQ(ENOKEY, ret % 1000);
 	}
 	EXPECT_EQ(variant->requestor, probe_result());
 }
