@@ -964,10 +964,12 @@ static int ip_forward(const struct agent_cmd *c)
 #define HOME_PING_RANGE	"/proc/sys/net/ipv4/ping_group_range"
 
 /*
- * Open ICMP echo sockets of the initial namespace to every group, or close
- * them; @was keeps the range it had.
+ * Set the initial namespace's ping_group_range to @range (systemd's "0
+ * 2147483647" opens ICMP echo sockets to every group, "1 0" closes them,
+ * "0 0" opens them to real root's group alone); @was keeps the range it
+ * had.
  */
-static int home_pings(bool opened, char *was, size_t size)
+static int home_pings(const char *range, char *was, size_t size)
 {
 	int fd = open(HOME_PING_RANGE, O_RDONLY | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, was, size - 1);
@@ -977,7 +979,7 @@ static int home_pings(bool opened, char *was, size_t size)
 	if (n <= 0)
 		return errno ?: EIO;
 	was[n] = '\0';
-	return sysctl_write(HOME_PING_RANGE, opened ? "0 2147483647" : "1 0");
+	return sysctl_write(HOME_PING_RANGE, range);
 }
 
 /*
@@ -991,7 +993,7 @@ TEST_F(tap, sysctl_ping_group_range)
 {
 	char was[64];
 
-	ASSERT_EQ(0, home_pings(true, was, sizeof(was)));
+	ASSERT_EQ(0, home_pings("0 2147483647", was, sizeof(was)));
 	EXPECT_EQ(EACCES, agent_do(&self->user, OP_CALL, 0,
 				   (long)ping_group_range, NULL));
 	EXPECT_EQ(0, agent_do(&self->root, OP_CALL, 0,
@@ -1003,10 +1005,36 @@ TEST_F(tap, sysctl_ping_group_range_closed_at_home)
 {
 	char was[64];
 
-	ASSERT_EQ(0, home_pings(false, was, sizeof(was)));
+	ASSERT_EQ(0, home_pings("1 0", was, sizeof(was)));
 	EXPECT_EQ(variant->clamp == NONE ? 0 : EACCES,
 		  agent_do(&self->root, OP_CALL, 0, (long)ping_group_range,
 			   NULL));
+	sysctl_write(HOME_PING_RANGE, was);
+}
+
+/*
+ * Escape catalogue 144: the initial namespace opens ICMP echo sockets to
+ * real root's group alone.  Root of U writes "0 0", its own group, which
+ * is alice's on the host and outside that range: without a clamp it may,
+ * as root of N; under one, the clamps' exception opens the file but
+ * refuses a range the host does not open itself (EPERM).  Closing the
+ * namespace's range ("1 0") stays allowed.
+ */
+static int ping_group_range_closed(const struct agent_cmd *c)
+{
+	return sysctl_write("/proc/sys/net/ipv4/ping_group_range", "1 0");
+}
+
+TEST_F(tap, sysctl_ping_group_range_beyond_home)
+{
+	char was[64];
+
+	ASSERT_EQ(0, home_pings("0 0", was, sizeof(was)));
+	EXPECT_EQ(variant->clamp == NONE ? 0 : EPERM,
+		  agent_do(&self->root, OP_CALL, 0, (long)ping_group_range,
+			   NULL));
+	EXPECT_EQ(0, agent_do(&self->root, OP_CALL, 0,
+			      (long)ping_group_range_closed, NULL));
 	sysctl_write(HOME_PING_RANGE, was);
 }
 
