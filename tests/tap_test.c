@@ -37,6 +37,7 @@
 #include <linux/vhost.h>
 #include <net/route.h>
 #include <netinet/in.h>
+#include <sys/syscall.h>
 #include <poll.h>
 
 #include "kselftest_harness.h"
@@ -1035,6 +1036,48 @@ TEST_F(tap, sysctl_ping_group_range_beyond_home)
 			   NULL));
 	EXPECT_EQ(0, agent_do(&self->root, OP_CALL, 0,
 			      (long)ping_group_range_closed, NULL));
+	sysctl_write(HOME_PING_RANGE, was);
+}
+
+/*
+ * Escape catalogue 145: the range written by real root through a
+ * descriptor root of U opened, as a set-user-ID root program writes to
+ * the stderr its caller gave it.  The write is parsed in real root's
+ * namespace and real root holds every capability, so a test of the
+ * writer alone lets any range through.  Under a clamp of the namespace
+ * (the mask, or a set lowered before U was made, which U's ceiling
+ * keeps) the range stays within the host's whoever writes it (EPERM).
+ * Without a clamp, or with only root of U's set lowered after U was made
+ * (U keeps CAP_NET_ADMIN, and a task of alice's without that set may
+ * write any range there), real root's write goes through, as on a stock
+ * kernel.
+ */
+static int ping_range_open(const struct agent_cmd *c)
+{
+	int fd = open("/proc/sys/net/ipv4/ping_group_range", O_WRONLY);
+
+	return fd < 0 ? 10000 + errno : fd;
+}
+
+TEST_F(tap, sysctl_ping_group_range_by_deputy)
+{
+	static const char every[] = "0 4294967294";
+	bool held = variant->clamp == MASK || variant->clamp == SET_BEFORE;
+	int fd, pidfd, ret, err = 0;
+	char was[64];
+
+	ASSERT_EQ(0, home_pings("0 0", was, sizeof(was)));
+	ret = agent_do(&self->root, OP_CALL, 0, (long)ping_range_open, NULL);
+	EXPECT_GT(10000, ret);
+	pidfd = syscall(SYS_pidfd_open, self->root.pid, 0);
+	EXPECT_LE(0, pidfd);
+	fd = syscall(SYS_pidfd_getfd, pidfd, ret, 0);
+	EXPECT_LE(0, fd);
+	if (write(fd, every, strlen(every)) < 0)
+		err = errno;
+	EXPECT_EQ(held ? EPERM : 0, err);
+	close(fd);
+	close(pidfd);
 	sysctl_write(HOME_PING_RANGE, was);
 }
 
