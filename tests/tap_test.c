@@ -485,61 +485,53 @@ static int addr_multicast(const struct agent_cmd *c)
 	return rtnl(&r);
 }
 
-static int addr_peer(const struct agent_cmd *c)
+/* An address of the tap, with one attribute more: TYPE, LEN bytes. */
+static int addr_with(int family, const char *addr, int prefix,
+		     int type, const void *data, size_t len)
 {
-	unsigned char peer[4];
 	struct nl_req r = {};
 	struct nlmsghdr *h;
 	int err = tap();
 
 	if (err)
 		return err;
-	inet_pton(AF_INET, "192.0.2.99", peer);
-	h = addr_msg(&r, tap_index(), AF_INET, "192.0.2.10", 32, 0);
-	/* The second IFA_ADDRESS is the one the kernel keeps. */
-	nl_attr(&r, h, IFA_ADDRESS, peer, sizeof(peer));
+	h = addr_msg(&r, tap_index(), family, addr, prefix, 0);
+	nl_attr(&r, h, type, data, len);
 	return rtnl(&r);
+}
+
+static int addr_peer(const struct agent_cmd *c)
+{
+	unsigned char peer[4];
+
+	inet_pton(AF_INET, "192.0.2.99", peer);
+	/* The second IFA_ADDRESS is the one the kernel keeps. */
+	return addr_with(AF_INET, "192.0.2.10", 32, IFA_ADDRESS,
+			 peer, sizeof(peer));
 }
 
 static int addr_lifetime(const struct agent_cmd *c)
 {
 	struct ifa_cacheinfo ci = { .ifa_prefered = 60, .ifa_valid = 60 };
-	struct nl_req r = {};
-	struct nlmsghdr *h;
-	int err = tap();
 
-	if (err)
-		return err;
-	h = addr_msg(&r, tap_index(), AF_INET6, "2001:db8::10", 64, 0);
-	nl_attr(&r, h, IFA_CACHEINFO, &ci, sizeof(ci));
-	return rtnl(&r);
+	return addr_with(AF_INET6, "2001:db8::10", 64, IFA_CACHEINFO,
+			 &ci, sizeof(ci));
 }
 
 static int addr_mcautojoin(const struct agent_cmd *c)
 {
 	unsigned int flags = IFA_F_MCAUTOJOIN;
-	struct nl_req r = {};
-	struct nlmsghdr *h;
-	int err = tap();
 
-	if (err)
-		return err;
-	h = addr_msg(&r, tap_index(), AF_INET, "192.0.2.10", 24, 0);
-	nl_attr(&r, h, IFA_FLAGS, &flags, sizeof(flags));
-	return rtnl(&r);
+	return addr_with(AF_INET, "192.0.2.10", 24, IFA_FLAGS,
+			 &flags, sizeof(flags));
 }
 
 static int addr_target_netnsid(const struct agent_cmd *c)
 {
-	struct nl_req r = {};
-	struct nlmsghdr *h;
-	int err = tap(), nsid = 0;
+	int nsid = 0;
 
-	if (err)
-		return err;
-	h = addr_msg(&r, tap_index(), AF_INET, "192.0.2.10", 24, 0);
-	nl_attr(&r, h, IFA_TARGET_NETNSID, &nsid, sizeof(nsid));
-	return rtnl(&r);
+	return addr_with(AF_INET, "192.0.2.10", 24, IFA_TARGET_NETNSID,
+			 &nsid, sizeof(nsid));
 }
 
 /* A route of another table, of another type, or with an attribute more. */
@@ -720,16 +712,10 @@ static int sioc_alias_down(const struct agent_cmd *c)
 static int addr_broadcast(const struct agent_cmd *c)
 {
 	unsigned char brd[4];
-	struct nl_req r = {};
-	struct nlmsghdr *h;
-	int err = tap();
 
-	if (err)
-		return err;
 	inet_pton(AF_INET, "8.8.8.8", brd);
-	h = addr_msg(&r, tap_index(), AF_INET, "192.0.2.10", 24, 0);
-	nl_attr(&r, h, IFA_BROADCAST, brd, sizeof(brd));
-	return rtnl(&r);
+	return addr_with(AF_INET, "192.0.2.10", 24, IFA_BROADCAST,
+			 brd, sizeof(brd));
 }
 
 /* Another device of N, set up as the tap is. */
