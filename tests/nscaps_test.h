@@ -631,7 +631,7 @@ static inline long long task_caps(pid_t pid, const char *field)
 	return -1;
 }
 
-#define HAS(caps, cap)	(((caps) >> (cap)) & 1)
+#define HAS(caps, cap)	((int)(((caps) >> (cap)) & 1))
 #define ALL_CAPS	((1LL << (CAP_LAST_CAP + 1)) - 1)
 
 /* Signals pending for a task, its own and its process's: "SigPnd|ShdPnd". */
