@@ -157,6 +157,7 @@ $(B)/tests/exploit_run $(B)/tests/request_key_probe: $(B)/tests/%: tests/%.c \
 		| kernel
 	@mkdir -p $(@D)
 	$(CC_GUEST) $(CFLAGS_GUEST) -o $@ $<
+$(B)/tests/request_key_probe: tests/nscaps_keys.h
 
 # alt/: the BPF program, compiled for BPF with its CO-RE relocations, the
 # skeleton bpftool makes of it, and the loader, static for the guest.

@@ -19,7 +19,6 @@
  */
 
 #include <linux/fsverity.h>
-#include <linux/keyctl.h>
 #include <linux/loop.h>
 #include <dirent.h>
 #include <sys/mount.h>
@@ -28,6 +27,7 @@
 #include <time.h>
 
 #include "kselftest_harness.h"
+#include "nscaps_keys.h"
 #include "nscaps_test.h"
 
 #define IMAGES		"/disk/images"
@@ -78,11 +78,6 @@ static int digest(const char *path, char *out, size_t size)
 	for (i = 0; i < m.d.digest_size && n + 2 < size; i++)
 		n += snprintf(out + n, size - n, "%02x", m.d.digest[i]);
 	return 0;
-}
-
-static long keyctl(int op, long a, long b, long c)
-{
-	return syscall(SYS_keyctl, op, a, b, c, 0);
 }
 
 /* The serial of .erofs_trusted, from /proc/keys, which anyone may list. */

@@ -30,7 +30,6 @@
  */
 
 #include <netinet/in.h>
-#include <linux/keyctl.h>
 #include <linux/mroute.h>
 #include <linux/if_packet.h>
 #include <pthread.h>
@@ -42,6 +41,7 @@
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
+#include "nscaps_keys.h"
 #include "nscaps_test.h"
 
 #define NET	(1LL << CAP_NET_ADMIN)
@@ -148,11 +148,6 @@ static int run_helper(const char *path, const char *arg)
 	if (waitpid(pid, &status, 0) != pid)
 		return errno;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
-static long keyctl(int op, long a, long b, long c)
-{
-	return syscall(SYS_keyctl, op, a, b, c, 0);
 }
 
 /* Keep an fd to the parent's @type namespace, then try to go back. */

@@ -27,16 +27,11 @@
  */
 
 #include <libgen.h>
-#include <linux/keyctl.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
+#include "nscaps_keys.h"
 #include "nscaps_test.h"
-
-static long keyctl(int op, long a, long b, long c)
-{
-	return syscall(SYS_keyctl, op, a, b, c, 0);
-}
 
 #define REQUEST_KEY	"/sbin/request-key"
 #define SAVED		"/sbin/request-key.keys_test"

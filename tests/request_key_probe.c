@@ -15,16 +15,12 @@
  */
 
 #include <errno.h>
-#include <linux/keyctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static long keyctl(int op, long a, long b, long c)
-{
-	return syscall(SYS_keyctl, op, a, b, c, 0);
-}
+#include "nscaps_keys.h"
 
 int main(int argc, char **argv)
 {
