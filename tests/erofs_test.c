@@ -1217,26 +1217,6 @@ TEST(initial_namespace_as_before)
 	EXPECT_EQ(0, umount2(mp, 0));
 }
 
-/*
- * A thousand mounts and unmounts: no file left open, no hold left on the
- * image, the erofs_inode slab back where it was.
- */
-static long slab_active(const char *cache)
-{
-	char line[512], name[64];
-	long active = -1, n;
-	FILE *f = fopen("/proc/slabinfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", name, &n) == 2 &&
-		    !strcmp(name, cache))
-			active = n;
-	fclose(f);
-	return active;
-}
-
 static long files_in_use(void)
 {
 	long n = -1;
@@ -1249,7 +1229,12 @@ static long files_in_use(void)
 	return n;
 }
 
-/* Minutes on the debug kernel (KASAN), seconds on make check's. */
+/*
+ * A thousand mounts and unmounts: no file left open, no hold left on the
+ * image, the erofs_inode slab back where it was.
+ *
+ * Minutes on the debug kernel (KASAN), seconds on make check's.
+ */
 TEST_F_TIMEOUT(erofs, thousand_cycles, 1200)
 {
 	long inodes, files;

@@ -28,32 +28,6 @@
 #define CAROL		1002
 #define MAX_NS_PATH	"/proc/sys/user/max_user_namespaces"
 
-/*
- * Objects of a slab cache in use, from /proc/slabinfo; -1 if absent.  SLUB
- * counts every object of a CPU's slabs as active, free or not, and an SMP
- * kernel keeps whole partial slabs per CPU: shrinking the cache first
- * (/sys/kernel/slab/NAME/shrink) hands them back, so that what is left is
- * what is allocated.
- */
-static long slab_active(const char *cache)
-{
-	char line[512], name[64];
-	long active = -1, n;
-	FILE *f;
-
-	snprintf(line, sizeof(line), "/sys/kernel/slab/%s/shrink", cache);
-	write_file(line, "1");
-	f = fopen("/proc/slabinfo", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", name, &n) == 2 &&
-		    !strcmp(name, cache))
-			active = n;
-	fclose(f);
-	return active;
-}
-
 /* Create a user namespace and map oneself; 0 or an errno. */
 static int nest(void)
 {
