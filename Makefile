@@ -127,10 +127,11 @@ $(B)/tests/test_execve $(B)/tests/validate_cap: $(B)/tests/%: kernel/series | ke
 KSFT := $(B)/kselftest
 # The selftests' sources, where build/linux has them yet (none on a clean
 # clone, where the target is missing anyway).
-KSFT_SRC := $(wildcard $(SELFT)/userns_caps/* $(SELFT)/filesystems/erofs/*)
+KSFT_TARGETS := userns_caps filesystems/erofs
+KSFT_SRC := $(wildcard $(addsuffix /*,$(addprefix $(SELFT)/,$(KSFT_TARGETS))))
 $(B)/tests/kselftest: guest/kselftest kernel/series $(KSFT_SRC) | kernel
 	@rm -rf $(KSFT) $(B)/kselftest-build
-	@$(MAKE) -s -C $(SELFT) TARGETS="userns_caps filesystems/erofs" \
+	@$(MAKE) -s -C $(SELFT) TARGETS="$(KSFT_TARGETS)" \
 		O=$(CURDIR)/$(B)/kselftest-build \
 		KHDR_INCLUDES="-isystem $(CURDIR)/$(HDRS)" LDFLAGS=-static \
 		INSTALL_PATH=$(CURDIR)/$(KSFT) install >/dev/null
@@ -347,7 +348,7 @@ checkpatch: tree
 # Every prefix of every posting built both ways, checkpatch'd and booted
 # for KUnit; at each posting's end, the suites it makes hold.
 check-series: guest
-	@scripts/check-series.sh
+	@KSFT_TARGETS="$(KSFT_TARGETS)" scripts/check-series.sh
 
 # The postings, addressed and ready to mail, in build/postings/.
 postings: tree

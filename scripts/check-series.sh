@@ -37,6 +37,32 @@ BOOT_APPEND="sysctl.kernel.userns_cap_mask=1ffffffefff sysctl.kernel.userns_cap_
 git -C "$tree" worktree prune
 [ -d "$wt" ] || git -C "$tree" worktree add -q --detach "$wt" debian-base
 
+# The guest of a posting's end: make guest's initramfs with the prefix's
+# own kselftests in place of the whole series' (a selftest that a later
+# posting adds or extends tests what this prefix does not have yet),
+# built from the worktree against the prefix's headers, for the
+# KSFT_TARGETS (the Makefile's list) the prefix has.  Into $initrd.
+initrd=$b/series-initramfs.cpio.gz
+guest_of_prefix() {
+	local targets="" t root=${initrd%.cpio.gz}
+
+	for t in ${KSFT_TARGETS?}; do
+		[ -d "$wt/tools/testing/selftests/$t" ] && targets="$targets $t"
+	done
+	rm -rf "$root" "$b/series-kselftest" "$b/series-kselftest-build"
+	cp -a "$b/initramfs" "$root"
+	rm -rf "$root/kselftest"
+	if [ -n "$targets" ]; then
+		make -s -C "$wt/tools/testing/selftests" TARGETS="${targets# }" \
+			O="$b/series-kselftest-build" \
+			KHDR_INCLUDES="-isystem $b/series-kbuild-y/headers/include" \
+			LDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
+			>"$b/series-kselftest.log" 2>&1 || return 1
+	fi
+	(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 >"$initrd"
+}
+
 # build NAME [FRAGMENTS]: build the worktree into build/series-kbuild-NAME,
 # with FRAGMENTS rather than kernel/config/*.config if given.
 build() {
@@ -52,10 +78,11 @@ build() {
 	fi
 }
 
-# boot LOG EXPECT SUITES [APPEND]: boot the built-in kernel to run SUITES
-# (none: KUnit alone), and summarize LOG into LOG.summary.
+# boot LOG EXPECT SUITES [APPEND [INITRD]]: boot the built-in kernel to
+# run SUITES (none: KUnit alone), and summarize LOG into LOG.summary.
 boot() {
 	KERNEL=$b/series-bzImage-y APPEND="nscaps.suites=$3 ${4:-}" \
+		INITRD=${5:-$b/initramfs.cpio.gz} \
 		"$top/scripts/qemu.sh" check "$1" 900 >/dev/null 2>&1 || true
 	awk -v expect="$2" -f "$top/scripts/summarize.awk" "$1" >"$1.summary"
 }
@@ -124,12 +151,19 @@ for n in $(seq 1 "${#commits[@]}"); do
 	# shellcheck disable=SC2086
 	set -- $suites
 	echo "  end of $posting: the suites of the postings so far ($#)"
-	boot "$b/series-$posting.log" "kunit $*" "$(IFS=,; echo "$*")" || fail=1
+	if ! guest_of_prefix; then
+		echo "  end of $posting: its kselftests did not build" \
+			"($b/series-kselftest.log)"
+		fail=1
+		continue
+	fi
+	boot "$b/series-$posting.log" "kunit $*" "$(IFS=,; echo "$*")" "" \
+		"$initrd" || fail=1
 	sed 's/^/    /' "$b/series-$posting.log.summary"
 	if [ -n "$alone" ]; then
 		echo "  end of $posting: $alone, with $BOOT_APPEND"
 		boot "$b/series-$posting-boot.log" "$alone" "$alone" \
-			"$BOOT_APPEND" || fail=1
+			"$BOOT_APPEND" "$initrd" || fail=1
 		sed 's/^/    /' "$b/series-$posting-boot.log.summary"
 	fi
 done
