@@ -49,7 +49,7 @@ guest_of_prefix() {
 	for t in ${KSFT_TARGETS?}; do
 		[ -d "$wt/tools/testing/selftests/$t" ] && targets="$targets $t"
 	done
-	rm -rf "$root" "$b/series-kselftest" "$b/series-kselftest-build"
+	rm -rf "$root" "$b/series-kselftest-build"
 	cp -a "$b/initramfs" "$root"
 	rm -rf "$root/kselftest"
 	if [ -n "$targets" ]; then
@@ -59,8 +59,7 @@ guest_of_prefix() {
 			LDFLAGS=-static INSTALL_PATH="$root/kselftest" install \
 			>"$b/series-kselftest.log" 2>&1 || return 1
 	fi
-	(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) |
-		gzip -1 >"$initrd"
+	"$top/scripts/pack-initramfs.sh" "$root" "$initrd"
 }
 
 # build NAME [FRAGMENTS]: build the worktree into build/series-kbuild-NAME,

@@ -66,6 +66,4 @@ mkdir -p "$root/etc"
 printf 'alice:100000:65536\ncontainers:200000:65536\n' >"$root/etc/subuid"
 printf 'alice:100000:65536\ncontainers:200000:65536\n' >"$root/etc/subgid"
 
-(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) |
-	gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+"$(dirname "$0")/pack-initramfs.sh" "$root" "$out"

@@ -38,5 +38,4 @@ for t in ${SUITES?}; do
 	case " ${PLAIN:-} " in *" $t "*) echo "$t plain"; continue ;; esac
 	case " ${ALONE:-} " in *" $t "*) echo "$t alone" ;; *) echo "$t tap" ;; esac
 done >"$root/tests/suites"
-(cd "$root" && find . | sort | cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$out.tmp"
-mv "$out.tmp" "$out"
+"$top/scripts/pack-initramfs.sh" "$root" "$out"
